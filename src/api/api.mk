@@ -1,0 +1,1 @@
+# (files of this area are listed here)

@@ -1,0 +1,101 @@
+/*
+ * The transport contract: the one struct of operations every transport
+ * implements (DESIGN.md decision 4). Adding a transport means implementing
+ * shmt_ops_t and listing it in src/core/path.c; nothing else.
+ *
+ * Addressing. The core translates a symmetric address into a segment id and
+ * an offset from that segment's base (the same offset on every PE, because
+ * the heap allocator is deterministic and segments are laid out alike), and
+ * passes (pe, seg, offset) to the transport, which keeps whatever per-PE
+ * table it needs (remote base, key, ...) to reach it.
+ *
+ * Completion. "Locally complete": the source buffer may be reused.
+ * "Remotely complete": the target PE sees the data; a transport reaches it
+ * at quiet(). Blocking calls return locally complete (gets: data arrived).
+ * Non-blocking (nbi) calls may return before local completion; quiet() makes
+ * all of an endpoint's earlier operations locally and remotely complete.
+ * fence() orders an endpoint's earlier puts, atomics and signals to each PE
+ * before its later ones to that PE.
+ *
+ * Threads. An endpoint (shmt_ep_t) belongs to one context; the core
+ * serialises calls on one endpoint when the context may be shared between
+ * threads, so the transport need not lock per endpoint. init/finalize and
+ * ep_create/ep_destroy are called by one thread at a time.
+ *
+ * Return values: 0 or a negative SHMI_E* code (src/core/error.h).
+ * A member a transport cannot provide points at a stub that returns
+ * SHMI_ENOSYS; it is never NULL.
+ */
+#ifndef SHMT_TRANSPORT_H
+#define SHMT_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core_api.h" /* shmi_amo_op_t */
+#include "core/dtype.h"
+
+/* Segments every PE has at the same offsets (see src/core/segment.h). */
+typedef enum shmi_seg_id {
+    SHMI_SEG_HEAP = 0,   /* the symmetric heap (shared-mappable) */
+    SHMI_SEG_DATA = 1,   /* the program's data and bss */
+    SHMI_SEG_DEVICE = 2, /* the device (GPU) symmetric heap, if any */
+    SHMI_SEG_COUNT
+} shmi_seg_id_t;
+
+/* A transport's state for one context (libfabric: an endpoint + counters). */
+typedef struct shmt_ep shmt_ep_t;
+
+typedef struct shmt_ops {
+    size_t size;      /* sizeof(shmt_ops_t) the transport was built with */
+    const char *name; /* "local", "ofi" */
+
+    /* Brings the transport up after bootstrap and segment set-up; publishes
+     * what peers need (addresses, keys) with shmi_boot_put. Returns
+     * SHMI_ENODEV when it cannot run here (then it is simply not used). */
+    int (*init)(void);
+    /* Called after the bootstrap fence: reads the peers' published data. */
+    int (*connect)(void);
+    /* Releases everything; all endpoints were destroyed before. */
+    void (*finalize)(void);
+
+    /* 1 when this transport can reach segment seg of pe. */
+    int (*reachable)(int pe, shmi_seg_id_t seg);
+
+    /* Endpoint per context; options are the SHMEM_CTX_* bits. */
+    int (*ep_create)(long options, shmt_ep_t **ep);
+    void (*ep_destroy)(shmt_ep_t *ep);
+
+    /* RMA. nbi = 0: blocking as described above. */
+    int (*put)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+               const void *src, size_t len, int nbi);
+    int (*get)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off, void *dst,
+               size_t len, int nbi);
+
+    /* One atomic on a dtype-sized word (see shmi_amo in core_api.h).
+     * nbi = 0: for fetching ops *fetched is valid on return; non-fetching ops
+     * are complete at quiet. nbi = 1: *fetched is valid after quiet. */
+    int (*amo)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+               shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
+               const void *compare, void *fetched, int nbi);
+
+    /* Put then a 64-bit signal update (SHMEM_SIGNAL_SET or _ADD) at
+     * (sig_seg, sig_off) that the target observes only after the data. */
+    int (*put_signal)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                      const void *src, size_t len, shmi_seg_id_t sig_seg,
+                      size_t sig_off, uint64_t signal, int sig_op, int nbi);
+
+    /* Ordering and completion (pe < 0: every PE). */
+    int (*fence)(shmt_ep_t *ep);
+    int (*quiet)(shmt_ep_t *ep, int pe);
+
+    /* Drives manual progress (target-side emulated RMA/atomics); cheap when
+     * nothing is pending. Called from every waiting loop. */
+    void (*progress)(void);
+} shmt_ops_t;
+
+/* The transports built into this library. */
+extern const shmt_ops_t shmt_local_ops;
+extern const shmt_ops_t shmt_ofi_ops;
+
+#endif /* SHMT_TRANSPORT_H */
