@@ -1,5 +1,5 @@
 # Core services: datatypes, errors and logging, the environment table.
-libweft_la_SOURCES += \
+libweft_internal_la_SOURCES += \
 	src/core/dtype.c \
 	src/core/error.c \
 	src/core/state.c \

@@ -1,0 +1,28 @@
+/*
+ * The start-up and shut-down sequence, as each area exposes it to
+ * src/core/init.c. Each returns 0 or a negative SHMI_E* code.
+ *
+ * shmem_init:
+ *   shmi_env_load -> shmi_boot_init -> shmi_topo_init (binding)
+ *   -> shmi_segments_init (heap, data; publishes its bases)
+ *   -> shmi_paths_init (chooses and inits the fabric transport if needed;
+ *      publishes addresses/keys) -> shmi_boot_fence
+ *   -> shmi_paths_connect (map local peers' segments, fabric connect)
+ *   -> shmi_boot_fence -> shmi_segments_connected (unlink shared objects)
+ *   -> shmi_ctx_default_init -> shmi_teams_init -> barrier
+ * shmem_finalize: barrier -> shmi_teams_finalize -> shmi_ctx_default_finalize
+ *   -> shmi_paths_finalize -> shmi_segments_finalize -> shmi_boot_finalize
+ */
+#ifndef SHMI_INIT_SEQ_H
+#define SHMI_INIT_SEQ_H
+
+int shmi_paths_init(void);    /* src/core/path.c */
+int shmi_paths_connect(void); /* src/core/path.c */
+void shmi_paths_finalize(void);
+
+int shmi_teams_init(void);    /* src/core/team/ */
+void shmi_teams_finalize(void);
+
+int shmi_topo_init(void);     /* src/topo/: binding per SHMEM_BIND */
+
+#endif /* SHMI_INIT_SEQ_H */

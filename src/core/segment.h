@@ -1,0 +1,58 @@
+/*
+ * Symmetric segments: which segment a symmetric address belongs to, and its
+ * offset there (the same on every PE).
+ *
+ * Segments are set up by src/core/heap/ (heap, data+bss) and src/gpu/ (device
+ * heap); their bases and sizes live in shmi_state.seg[].
+ */
+#ifndef SHMI_SEGMENT_H
+#define SHMI_SEGMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/state.h"
+
+/*
+ * Finds the segment holding [addr, addr+len). Returns the segment id and sets
+ * *off, or returns -1 when the range is not (entirely) symmetric. The heap is
+ * tested first: it is where nearly all traffic goes.
+ */
+static inline int shmi_seg_lookup(const void *addr, size_t len, size_t *off)
+{
+    uintptr_t a = (uintptr_t)addr;
+
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        uintptr_t base = (uintptr_t)shmi_state.seg[s].base;
+        size_t size = shmi_state.seg[s].size;
+
+        if (a >= base && a - base <= size && len <= size - (a - base)) {
+            *off = a - base;
+            return s;
+        }
+    }
+    return -1;
+}
+
+/* Address of (seg, off) on pe when it is mapped here, else NULL. */
+static inline void *shmi_seg_peer_ptr(int pe, int seg, size_t off)
+{
+    char **bases = shmi_state.peer_base[seg];
+    char *b = bases ? bases[pe] : NULL;
+
+    return b ? b + off : NULL;
+}
+
+/* Sets up the heap and data segments of this PE and maps those of the PEs
+ * on this node (unless SHMEM_LOCAL=0), using the bootstrap exchange. Called
+ * once from shmem_init after shmi_boot_init. src/core/heap/. */
+int shmi_segments_init(void);
+
+/* Called once from shmem_init after every transport connected and a
+ * bootstrap fence: peers have mapped, so shared objects can be unlinked. */
+void shmi_segments_connected(void);
+
+/* Unmaps everything; called from shmem_finalize. */
+void shmi_segments_finalize(void);
+
+#endif /* SHMI_SEGMENT_H */

@@ -1,0 +1,1 @@
+# oshrun: the single-node launcher (a PMIx server host)
