@@ -11,7 +11,8 @@
  *   -> shmi_boot_fence -> shmi_segments_connected (unlink shared objects)
  *   -> shmi_ctx_default_init -> shmi_teams_init -> barrier
  * shmem_finalize: barrier -> shmi_teams_finalize -> shmi_ctx_default_finalize
- *   -> shmi_paths_finalize -> shmi_segments_finalize -> shmi_boot_finalize
+ *   -> shmi_paths_finalize -> shmi_segments_finalize -> shmi_topo_finalize
+ *   -> shmi_boot_finalize
  */
 #ifndef SHMI_INIT_SEQ_H
 #define SHMI_INIT_SEQ_H
@@ -24,5 +25,6 @@ int shmi_teams_init(void);    /* src/core/team/ */
 void shmi_teams_finalize(void);
 
 int shmi_topo_init(void);     /* src/topo/: binding per SHMEM_BIND */
+void shmi_topo_finalize(void);
 
 #endif /* SHMI_INIT_SEQ_H */

@@ -1,1 +1,25 @@
-# (files of this area are listed here)
+# Device memory back ends. cuda and hip are built only when configure finds
+# their headers, each in its own convenience library so that their include
+# flags stay out of the rest of the tree; the runtimes are dlopen'ed.
+libweft_internal_la_SOURCES += src/gpu/gpu.c src/gpu/gpu_mock.c
+noinst_HEADERS += src/gpu/gpu.h
+libweft_internal_la_LIBADD += -ldl
+
+if HAVE_CUDA
+noinst_LTLIBRARIES += libweft_cuda.la
+libweft_cuda_la_SOURCES = src/gpu/gpu_cuda.c
+libweft_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(CUDA_CFLAGS)
+libweft_internal_la_LIBADD += libweft_cuda.la
+endif
+
+if HAVE_HIP
+noinst_LTLIBRARIES += libweft_hip.la
+libweft_hip_la_SOURCES = src/gpu/gpu_hip.c
+libweft_hip_la_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(HIP_CFLAGS)
+libweft_internal_la_LIBADD += libweft_hip.la
+endif
+
+check_PROGRAMS += tests/gpu/gpu_backend
+tests_gpu_gpu_backend_SOURCES = tests/gpu/gpu_backend.c
+tests_gpu_gpu_backend_LDADD = libweft_internal.la
+EXTRA_DIST += tests/gpu/gpu.cases

@@ -1,63 +1,80 @@
 /*
- * Placement with hwloc: binds this PE as SHMEM_BIND asks (DESIGN.md
- * decision 8). The topology is loaded only when something needs it, since
- * loading it costs start-up time.
+ * Placement at start-up: binds this PE as SHMEM_BIND asks, and tells the
+ * other layers which GPU and NIC this PE should use (DESIGN.md decision 8).
+ * The topology is loaded only when something needs it, since loading it
+ * (with I/O devices) costs start-up time: binding, a device heap, or a
+ * provider that offers several domains.
  */
 #include "config.h"
 
 #include <hwloc.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "core/env.h"
 #include "core/error.h"
 #include "core/init_seq.h"
 #include "core/state.h"
+#include "topo/placement.h"
 
-/*
- * The hwloc object of `type` that local rank `lrank` of `lsize` gets: ranks
- * are spread evenly over the objects, so that with fewer PEs than objects
- * they land far apart (separate caches and memory controllers).
- */
-static hwloc_obj_t topo_pick(hwloc_topology_t topo, hwloc_obj_type_t type,
-                             int lrank, int lsize)
+static shmi_placement_t placement;
+static int placement_ret = SHMI_ENODEV;
+static pthread_once_t placement_once = PTHREAD_ONCE_INIT;
+static hwloc_topology_t topology; /* kept for binding; freed at exit */
+
+static void placement_compute(void)
 {
-    int n = hwloc_get_nbobjs_by_type(topo, type);
+    placement_ret = shmi_topo_load(&topology, NULL);
+    if (placement_ret != 0) {
+        SHMI_LOG(SHMI_LOG_WARN, "topo", "hwloc could not load the topology");
+        return;
+    }
+    placement_ret = shmi_topo_place(topology, shmi_state.boot.local_rank,
+                                    shmi_state.boot.local_size, &placement);
+    SHMI_LOG(SHMI_LOG_DEBUG, "topo",
+             "local rank %d of %d: gpu %d of %d, nic '%s' of %d, numa %d, "
+             "core %d", shmi_state.boot.local_rank, shmi_state.boot.local_size,
+             placement.gpu, placement.ngpus, placement.nic, placement.nnics,
+             placement.numa, placement.core);
+}
 
-    if (n <= 0)
-        return NULL;
-    if (lsize <= n)
-        return hwloc_get_obj_by_type(topo, type, lrank * n / lsize);
-    return hwloc_get_obj_by_type(topo, type, lrank % n);
+const shmi_placement_t *shmi_topo_placement(void)
+{
+    pthread_once(&placement_once, placement_compute);
+    return placement_ret == 0 ? &placement : NULL;
+}
+
+static int topo_bind(const char *bind)
+{
+    const shmi_placement_t *p = shmi_topo_placement();
+    int numa = strcmp(bind, "numa") == 0;
+    hwloc_obj_t obj = NULL;
+
+    if (p)
+        obj = hwloc_get_obj_by_type(topology,
+                                    numa ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_CORE,
+                                    (unsigned)(numa ? p->numa : p->core));
+    if (!obj || hwloc_set_cpubind(topology, obj->cpuset,
+                                  HWLOC_CPUBIND_PROCESS) != 0) {
+        SHMI_LOG(SHMI_LOG_WARN, "topo", "could not bind to a %s (SHMEM_BIND=%s)",
+                 numa ? "NUMA node" : "core", bind);
+        return 0; /* binding is a hint: run unbound rather than fail */
+    }
+    SHMI_LOG(SHMI_LOG_DEBUG, "topo", "bound to %s %u", bind,
+             obj->logical_index);
+    return 0;
 }
 
 int shmi_topo_init(void)
 {
-    const char *bind = shmi_env.BIND;
-    hwloc_obj_type_t type;
-    hwloc_topology_t topo;
-    hwloc_obj_t obj;
-    int ret = 0;
-
-    if (strcmp(bind, "none") == 0)
+    if (strcmp(shmi_env.BIND, "none") == 0)
         return 0;
-    type = strcmp(bind, "numa") == 0 ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_CORE;
-    if (hwloc_topology_init(&topo) != 0)
-        return SHMI_ENOMEM;
-    if (hwloc_topology_load(topo) != 0) {
-        SHMI_LOG(SHMI_LOG_WARN, "topo", "hwloc could not load the topology; "
-                 "SHMEM_BIND=%s ignored", bind);
-        goto out_destroy;
-    }
-    obj = topo_pick(topo, type, shmi_state.boot.local_rank,
-                    shmi_state.boot.local_size);
-    if (!obj || hwloc_set_cpubind(topo, obj->cpuset,
-                                  HWLOC_CPUBIND_PROCESS) != 0) {
-        SHMI_LOG(SHMI_LOG_WARN, "topo", "could not bind to a %s (SHMEM_BIND=%s)",
-                 type == HWLOC_OBJ_CORE ? "core" : "NUMA node", bind);
-        goto out_destroy;
-    }
-    SHMI_LOG(SHMI_LOG_DEBUG, "topo", "bound to %s %u", bind, obj->logical_index);
-out_destroy:
-    hwloc_topology_destroy(topo);
-    return ret;
+    return topo_bind(shmi_env.BIND);
+}
+
+void shmi_topo_finalize(void)
+{
+    if (topology)
+        hwloc_topology_destroy(topology);
+    topology = NULL;
 }

@@ -1,0 +1,94 @@
+/*
+ * Device memory back ends (DESIGN.md decision 9): one interface, three
+ * implementations.
+ *
+ *   cuda  the CUDA runtime (libcudart), loaded with dlopen on first use
+ *   hip   the ROCm HIP runtime (libamdhip64), loaded with dlopen on first use
+ *   mock  a shared-memory region that reports itself as device memory and
+ *         is reachable only through the back end's own functions: outside
+ *         them it is PROT_NONE, so an accidental host dereference of device
+ *         memory crashes in tests exactly as it would on a real GPU
+ *
+ * The runtimes are loaded lazily so that programs that never ask for device
+ * memory pay nothing for them at start-up and run where they are absent.
+ */
+#ifndef SHMI_GPU_H
+#define SHMI_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core_api.h" /* shmi_amo_op_t */
+#include "core/dtype.h"
+
+/* Direction of a copy, as the runtimes name them. */
+typedef enum shmi_gpu_copy {
+    SHMI_GPU_H2D,
+    SHMI_GPU_D2H,
+    SHMI_GPU_D2D
+} shmi_gpu_copy_t;
+
+/* An exported allocation that a PE of the same node can import. Large
+ * enough for cudaIpcMemHandle_t and hipIpcMemHandle_t (64 bytes each). */
+typedef struct shmi_gpu_ipc {
+    unsigned char bytes[96];
+} shmi_gpu_ipc_t;
+
+/* libfabric's view of the memory (enum fi_hmem_iface + device id). */
+typedef struct shmi_gpu_hmem {
+    int iface;     /* FI_HMEM_SYSTEM, FI_HMEM_CUDA, FI_HMEM_ROCR */
+    int device;    /* device ordinal for FI_HMEM registration */
+} shmi_gpu_hmem_t;
+
+typedef struct shmi_gpu_ops {
+    size_t size;      /* sizeof(shmi_gpu_ops_t) the back end was built with */
+    const char *name; /* "cuda", "hip", "mock" */
+
+    /* Loads the runtime and counts devices. SHMI_ENODEV (with *count = 0)
+     * when the runtime or a device is missing; never crashes. */
+    int (*probe)(int *count);
+    /* Makes device `dev` (0..count-1) current for this PE. */
+    int (*select)(int dev);
+
+    /* Device memory of `size` bytes, zero-filled. */
+    int (*alloc)(size_t size, void **ptr);
+    int (*free)(void *ptr);
+
+    /* IPC: export an allocation for a peer on this node; import a peer's
+     * (mapped into this process); close an imported mapping. */
+    int (*ipc_export)(void *ptr, size_t size, shmi_gpu_ipc_t *handle);
+    int (*ipc_import)(const shmi_gpu_ipc_t *handle, size_t size, void **ptr);
+    int (*ipc_close)(void *ptr, size_t size);
+
+    /* Synchronous copy; returns when dst holds the data. */
+    int (*copy)(void *dst, const void *src, size_t len, shmi_gpu_copy_t dir);
+
+    /* One atomic on a dtype-sized word of device memory (see shmi_amo).
+     * Atomic with respect to every other call of this function on the word,
+     * from any PE of the node. */
+    int (*atomic)(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
+                  const void *operand, const void *compare, void *fetched);
+
+    /* 1 when ptr is device memory of this back end, 0 otherwise. */
+    int (*is_device)(const void *ptr);
+
+    /* How libfabric must be told about this memory. */
+    shmi_gpu_hmem_t (*hmem)(void);
+} shmi_gpu_ops_t;
+
+extern const shmi_gpu_ops_t shmi_gpu_cuda_ops;
+extern const shmi_gpu_ops_t shmi_gpu_hip_ops;
+extern const shmi_gpu_ops_t shmi_gpu_mock_ops;
+
+/* The back end named `name` ("cuda", "hip", "mock"), or NULL if unknown or
+ * not built into this library. */
+const shmi_gpu_ops_t *shmi_gpu_backend(const char *name);
+
+/*
+ * The device this PE uses: SHMEM_DEVICE_ID when set (>= 0), else its local
+ * rank modulo the device count. (The nearest GPU by hwloc refines this when
+ * the topology names GPUs; see src/topo.)
+ */
+int shmi_gpu_choose_device(int count, int local_rank, long requested);
+
+#endif /* SHMI_GPU_H */

@@ -1,0 +1,146 @@
+/*
+ * The device back ends on their own, without PEs.
+ *
+ *   gpu_backend mock   every operation of the mock device, including that a
+ *                      host dereference of device memory faults and that a
+ *                      second process imports an allocation through IPC
+ *   gpu_backend cuda|hip
+ *                      the real runtime: without a device, a clean "no GPU
+ *                      device" skip (exit 77), never a crash
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "gpu/gpu.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+            failures++;                                                        \
+        }                                                                      \
+    } while (0)
+
+enum { N = 1 << 16 };
+
+static void check_copies(const shmi_gpu_ops_t *g, char *dev)
+{
+    static char in[N], out[N];
+
+    for (int i = 0; i < N; i++)
+        in[i] = (char)(i * 7 + 3);
+    CHECK(g->copy(dev, in, N, SHMI_GPU_H2D) == 0, "H2D copy");
+    CHECK(g->copy(dev + N, dev, N, SHMI_GPU_D2D) == 0, "D2D copy");
+    CHECK(g->copy(out, dev + N, N, SHMI_GPU_D2H) == 0, "D2H copy");
+    CHECK(memcmp(in, out, N) == 0, "data survives H2D, D2D, D2H");
+    CHECK(g->copy(out, in, N, SHMI_GPU_H2D) != 0,
+          "a copy to host memory named as device memory is refused");
+}
+
+static void check_atomics(const shmi_gpu_ops_t *g, char *dev)
+{
+    uint64_t one = 1, v = 0, cmp = 41, nw = 99, old = 0;
+    uint64_t *word = (uint64_t *)(dev + 2 * N);
+
+    CHECK(g->copy(word, &v, 8, SHMI_GPU_H2D) == 0, "zero the word");
+    if (g->atomic(word, SHMI_AMO_FETCH, SHMI_DT_UINT64, NULL, NULL, &old) ==
+        SHMI_ENOTSUP) {
+        printf("%s: host-initiated device atomics not supported\n", g->name);
+        return;
+    }
+    for (int i = 0; i < 41; i++)
+        CHECK(g->atomic(word, SHMI_AMO_ADD, SHMI_DT_UINT64, &one, NULL,
+                        NULL) == 0, "atomic add");
+    CHECK(g->atomic(word, SHMI_AMO_CSWAP, SHMI_DT_UINT64, &nw, &cmp, &old) ==
+              0 && old == 41, "compare-swap sees 41 (got %lu)",
+          (unsigned long)old);
+    CHECK(g->copy(&v, word, 8, SHMI_GPU_D2H) == 0 && v == 99,
+          "word is 99 after the swap (got %lu)", (unsigned long)v);
+}
+
+/* A child dereferences device memory from the host: it must fault. */
+static void check_host_access_faults(char *dev)
+{
+    pid_t pid = fork();
+    int status = 0;
+
+    if (pid == 0) {
+        volatile char c = dev[0];
+        (void)c;
+        _exit(0);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+          "host dereference of mock device memory faults (status %d)",
+          status);
+}
+
+/* A child imports the allocation and writes through it; we read it back. */
+static void check_ipc(const shmi_gpu_ops_t *g, char *dev)
+{
+    shmi_gpu_ipc_t h;
+    pid_t pid;
+    int status = 0;
+    char msg[16] = "", expect[16] = "from the child";
+
+    CHECK(g->ipc_export(dev, 3 * N, &h) == 0, "ipc export");
+    pid = fork();
+    if (pid == 0) {
+        void *peer = NULL;
+        int bad = g->ipc_import(&h, 3 * N, &peer) != 0 ||
+                  g->copy(peer, expect, sizeof(expect), SHMI_GPU_H2D) != 0 ||
+                  g->ipc_close(peer, 3 * N) != 0;
+        _exit(bad);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "child imported the allocation");
+    CHECK(g->copy(msg, dev, sizeof(msg), SHMI_GPU_D2H) == 0 &&
+              memcmp(msg, expect, sizeof(msg)) == 0,
+          "the child's write is visible to the owner");
+}
+
+int main(int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : "mock";
+    const shmi_gpu_ops_t *g = shmi_gpu_backend(name);
+    char *dev = NULL;
+    int count = -1, ret;
+
+    if (!g) {
+        printf("%s back end not built into this library: skipped\n", name);
+        return 77;
+    }
+    ret = g->probe(&count);
+    if (ret == SHMI_ENODEV) {
+        printf("no GPU device (%s back end): skipped\n", name);
+        return 77;
+    }
+    CHECK(ret == 0 && count > 0, "probe (ret %d, count %d)", ret, count);
+    CHECK(g->select(shmi_gpu_choose_device(count, 0, -1)) == 0, "select");
+    CHECK(g->alloc(3 * N, (void **)&dev) == 0 && dev, "alloc");
+    if (!dev)
+        return 1;
+    CHECK(g->is_device(dev) && !g->is_device(&count), "is_device");
+    check_copies(g, dev);
+    check_atomics(g, dev);
+    if (strcmp(name, "mock") == 0) {
+        check_host_access_faults(dev);
+        check_ipc(g, dev);
+    }
+    CHECK(g->free(dev) == 0, "free");
+    printf("%s: %s\n", name, failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}
