@@ -1,1 +1,31 @@
-# (files of this area are listed here)
+# The generated OpenSHMEM C API (see scripts/gen_api.py; never edit the
+# generated files by hand: change scripts/types.tsv, scripts/routines.tsv or
+# the generator and run `python3 scripts/gen_api.py`).
+
+# The wrappers pshmem_X (shmem_X weak aliases), one file per area.
+include $(srcdir)/src/api/gen/gen.mk
+
+include_HEADERS += include/shmem.h include/shmemx.h include/pshmem.h
+
+EXTRA_DIST += \
+	scripts/gen_api.py \
+	scripts/types.tsv \
+	scripts/routines.tsv \
+	docs/api-core.md \
+	tests/gen/typed_lists.h \
+	tests/api/api.cases \
+	tests/api/check_generated.sh \
+	tests/api/generic_all.c \
+	tests/api/cxx_header.cc \
+	tests/api/check_generics_covered.sh \
+	tests/api/compile_checks.sh \
+	tests/api/link_groups.c \
+	tests/api/link_groups.sh \
+	tests/api/wrappers.sh \
+	tests/api/wrappers_stub.c
+
+# `make gen-api` rewrites the generated API after a change to the tables or
+# the generator; `make check` (tests/api) fails while the two differ.
+.PHONY: gen-api
+gen-api:
+	cd $(top_srcdir) && python3 scripts/gen_api.py

@@ -1,0 +1,27 @@
+#!/bin/sh
+# The committed generated API matches scripts/gen_api.py, and --check really
+# notices a difference (on a scratch copy of the tree).
+S=${S:-.}
+set -u
+python3 "$S/scripts/gen_api.py" --check || exit 1
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/src/core"
+cp -R "$S/scripts" "$S/include" "$S/docs" "$tmp/" || exit 1
+mkdir -p "$tmp/src/api" "$tmp/tests"
+cp -R "$S/src/api/gen" "$tmp/src/api/" && cp -R "$S/tests/gen" "$tmp/tests/" || exit 1
+cp "$S/src/core/core_api.h" "$tmp/src/core/" || exit 1
+python3 "$tmp/scripts/gen_api.py" --check || { echo "scratch copy differs"; exit 1; }
+echo '/* stray edit */' >>"$tmp/src/api/gen/amo.c"
+out=$(python3 "$tmp/scripts/gen_api.py" --check 2>&1)
+rc=$?
+echo "$out"
+if [ $rc = 0 ]; then echo "--check missed an edited file"; exit 1; fi
+case "$out" in *src/api/gen/amo.c*) ;; *) echo "--check did not name the file"; exit 1 ;; esac
+rm "$tmp/include/pshmem.h"
+if python3 "$tmp/scripts/gen_api.py" --check >/dev/null 2>&1; then
+    echo "--check missed a missing file"; exit 1
+fi
+python3 "$tmp/scripts/gen_api.py" >/dev/null && python3 "$tmp/scripts/gen_api.py" --check || exit 1
+echo "generated API is current; --check detects edits and missing files"
