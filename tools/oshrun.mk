@@ -1,1 +1,20 @@
-# oshrun: the single-node launcher (a PMIx server host)
+# oshrun: the single-node launcher (a PMIx server host); it delegates to
+# srun --mpi=pmix or Open MPI's mpirun beyond one node.
+bin_PROGRAMS += tools/oshrun
+tools_oshrun_SOURCES = \
+	tools/oshrun.c \
+	tools/oshrun.h \
+	tools/oshrun_opts.c \
+	tools/oshrun_server.c \
+	tools/oshrun_spawn.c \
+	tools/oshrun_loop.c \
+	tools/oshrun_output.c \
+	tools/oshrun_delegate.c \
+	tools/oshrun_tmp.c
+tools_oshrun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
+tools_oshrun_CFLAGS = $(AM_CFLAGS) -pthread
+tools_oshrun_LDADD = $(PMIX_LIBS) -lpthread
+
+include $(srcdir)/tests/launch/launch.mk
+EXTRA_DIST += bench/startup/startup.sh bench/startup/hello.c \
+	bench/startup/mpi_hello.c

@@ -1,0 +1,158 @@
+/*
+ * shmem_init, shmem_init_thread, shmem_finalize, shmem_global_exit and the
+ * deprecated start_pes: the start-up and shut-down sequence of
+ * src/core/init_seq.h, run in exactly that order.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/gen/core_decl.h"
+#include "boot/boot.h"
+#include "core/ctx.h"
+#include "core/env.h"
+#include "core/error.h"
+#include "core/init.h"
+#include "core/init_seq.h"
+#include "core/segment.h"
+#include "core/state.h"
+#include "shmem.h"
+
+/* The fatal path ends every PE of the job, not only this one. */
+static void abort_job(int status, const char *msg)
+{
+    shmi_boot_abort(status, msg);
+}
+
+_Noreturn void shmi_not_initialized(const char *routine)
+{
+    if (shmi_state.finalized)
+        SHMI_FATAL("%s called after shmem_finalize", routine);
+    SHMI_FATAL("%s called before shmem_init (or shmem_init_thread)", routine);
+}
+
+/* A failed start-up step is fatal: no PE can go on without it. */
+static void step(int ret, const char *routine, const char *what)
+{
+    if (ret)
+        SHMI_FATAL("%s: %s failed: %s", routine, what, shmi_strerror(ret));
+}
+
+static void report(void)
+{
+    if (shmi_state.boot.rank != 0 || !(shmi_env.VERSION || shmi_env.INFO))
+        return;
+    printf("Weft %s: OpenSHMEM %d.%d, %d PEs on %d node%s, started by %s\n",
+           PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION,
+           shmi_state.boot.size, shmi_state.boot.n_nodes,
+           shmi_state.boot.n_nodes == 1 ? "" : "s", shmi_state.boot.launcher);
+    if (shmi_env.INFO)
+        shmi_env_print(stdout);
+    fflush(stdout);
+}
+
+/* Runs the start-up sequence of init_seq.h; routine names the caller. */
+static void start(const char *routine, int thread_level)
+{
+    char err[512] = "";
+    int ret;
+
+    ret = shmi_env_load(err, sizeof(err));
+    if (ret)
+        SHMI_FATAL("%s: %s", routine, err[0] ? err : shmi_strerror(ret));
+    ret = shmi_boot_init(&shmi_state.boot);
+    if (ret)
+        SHMI_FATAL("%s: cannot start without a usable launcher (%s)", routine,
+                   shmi_strerror(ret));
+    shmi_abort_hook = abort_job;
+    step(shmi_topo_init(), routine, "binding");
+    step(shmi_segments_init(), routine, "symmetric segment set-up");
+    step(shmi_paths_init(), routine, "transport set-up");
+    step(shmi_boot_fence(), routine, "start-up exchange");
+    step(shmi_paths_connect(), routine, "transport connection");
+    step(shmi_boot_fence(), routine, "start-up exchange");
+    shmi_segments_connected();
+    step(shmi_ctx_default_init(), routine, "default context set-up");
+    step(shmi_teams_init(), routine, "team set-up");
+    shmi_state.thread_level = thread_level;
+    shmi_state.initialized = 1;
+    shmi_barrier_all();
+    report();
+}
+
+/* Initialization after shmem_finalize cannot be supported: the launcher
+ * has already let this PE go. */
+static void refuse_restart(const char *routine)
+{
+    if (shmi_state.finalized)
+        SHMI_FATAL("%s called after shmem_finalize; the library cannot be "
+                   "initialized twice in one program",
+                   routine);
+}
+
+void shmi_init(void)
+{
+    refuse_restart("shmem_init");
+    /* A second shmem_init is undefined in the specification; Weft keeps
+     * the first, as start_pes always did. */
+    if (shmi_state.initialized)
+        return;
+    start("shmem_init", SHMEM_THREAD_SINGLE);
+}
+
+int shmi_init_thread(int requested, int *provided)
+{
+    refuse_restart("shmem_init_thread");
+    /* The specification's failure channel here is the return value. */
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+        SHMI_LOG(SHMI_LOG_ERROR, "init",
+                 "shmem_init_thread: requested thread level %d is not one of "
+                 "SHMEM_THREAD_SINGLE, _FUNNELED, _SERIALIZED or _MULTIPLE",
+                 requested);
+        return 1;
+    }
+    if (!shmi_state.initialized)
+        start("shmem_init_thread", requested);
+    if (provided)
+        *provided = shmi_state.thread_level;
+    return 0;
+}
+
+void shmi_start_pes(int npes)
+{
+    (void)npes; /* ignored since OpenSHMEM 1.0: the launcher decides */
+    if (!shmi_state.initialized && !shmi_state.finalized)
+        start("start_pes", SHMEM_THREAD_SINGLE);
+}
+
+void shmi_finalize(void)
+{
+    /* Repeated calls are harmless: the first one did the work. */
+    if (shmi_state.finalized)
+        return;
+    shmi_require_init("shmem_finalize");
+    shmi_barrier_all(); /* completes every PE's outstanding traffic */
+    shmi_teams_finalize();
+    shmi_ctx_default_finalize();
+    shmi_paths_finalize();
+    shmi_segments_finalize();
+    shmi_state.initialized = 0;
+    shmi_state.finalized = 1;
+    shmi_abort_hook = NULL;
+    shmi_boot_finalize();
+    shmi_state.boot.local_pes = NULL; /* freed by shmi_boot_finalize */
+    shmi_state.boot.node_of_pe = NULL;
+}
+
+void shmi_global_exit(int status)
+{
+    char msg[96];
+
+    shmi_require_init("shmem_global_exit");
+    snprintf(msg, sizeof(msg), "PE %d called shmem_global_exit(%d)",
+             shmi_state.boot.rank, status);
+    /* Ends every PE with this status; stdio is flushed on the way. */
+    shmi_boot_abort(status, msg);
+}

@@ -1,0 +1,20 @@
+# Start-up and launch tests (tests/launch/launch.cases).
+#
+# boot_hello links the bootstrap alone, so oshrun and the launchers can be
+# tested without the rest of the library; shmem_hello is the same through
+# the public API (shmem_init, shmem_my_pe, ...).
+check_PROGRAMS += tests/launch/boot_hello tests/launch/shmem_hello
+tests_launch_boot_hello_SOURCES = \
+	tests/launch/boot_hello.c \
+	tests/launch/boot_shim.c \
+	src/boot/pmix_boot.c \
+	src/boot/locality.c \
+	src/boot/exchange.c \
+	src/boot/exchange_local.c
+tests_launch_boot_hello_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
+tests_launch_boot_hello_LDADD = $(PMIX_LIBS)
+tests_launch_shmem_hello_SOURCES = tests/launch/shmem_hello.c
+tests_launch_shmem_hello_LDADD = libweft.la
+dist_check_SCRIPTS += tests/launch/launch.sh tests/launch/slurm-single.sh \
+	tests/launch/slurm-multi.sh
+EXTRA_DIST += tests/launch/launch.cases

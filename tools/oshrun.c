@@ -1,0 +1,101 @@
+/*
+ * oshrun: start N PEs of an OpenSHMEM program.
+ *
+ * Outside Slurm, oshrun hosts the job itself as a small PMIx server (see
+ * oshrun_server.c): it forks the PEs, serves their start-up exchange, passes
+ * on output, stdin and signals, and stops the whole job as soon as one PE
+ * fails. Inside a Slurm allocation, or with --launcher, it hands the job to
+ * srun --mpi=pmix or Open MPI's mpirun.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "tools/oshrun.h"
+
+/* Signals the main loop receives through a signalfd; blocked in every
+ * thread (libpmix's progress thread inherits the mask). */
+static int watch_signals(void)
+{
+    sigset_t set;
+
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGQUIT);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+        return -1;
+    signal(SIGPIPE, SIG_IGN);
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+static int job_init(oshrun_job_t *job, const oshrun_opts_t *opts)
+{
+    memset(job, 0, sizeof(*job));
+    job->opts = opts;
+    job->stdin_fd = -1;
+    job->pes = calloc((size_t)opts->npes, sizeof(oshrun_pe_t));
+    if (!job->pes || pthread_mutex_init(&job->lock, NULL) ||
+        pipe2(job->wake, O_NONBLOCK | O_CLOEXEC)) {
+        oshrun_msg("cannot set up the job (out of memory or descriptors)");
+        return -1;
+    }
+    for (int r = 0; r < opts->npes; r++)
+        job->pes[r].out.fd = job->pes[r].err.fd = -1;
+    return 0;
+}
+
+static int run_local(const oshrun_opts_t *opts)
+{
+    oshrun_job_t job;
+    int sfd, status = 1;
+
+    if (job_init(&job, opts))
+        return 1;
+    sfd = watch_signals();
+    if (sfd < 0) {
+        oshrun_msg("cannot watch signals");
+        return 1;
+    }
+    /* Orphaned children of the PEs come back to oshrun to be reaped. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    if (oshrun_tmp_create(&job) || oshrun_server_start(&job))
+        goto out_tmp;
+    if (oshrun_spawn(&job)) {
+        /* the PEs already started are stopped by the loop */
+        job.status = OSHRUN_EUSAGE;
+        job.ending = 1;
+        job.kill_at = oshrun_now();
+    }
+    status = oshrun_loop(&job, sfd);
+    oshrun_server_stop(&job);
+out_tmp:
+    oshrun_tmp_remove(&job);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    oshrun_opts_t opts;
+    const char *launcher;
+    int ret = oshrun_parse(argc, argv, &opts);
+
+    if (ret)
+        return ret;
+    launcher = opts.launcher;
+    if (!launcher)
+        launcher = getenv("SLURM_JOB_ID") ? "srun" : "local";
+    if (strcmp(launcher, "local") != 0)
+        return oshrun_delegate(&opts, launcher);
+    return run_local(&opts);
+}

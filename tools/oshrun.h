@@ -1,0 +1,93 @@
+/*
+ * oshrun: start a Weft job. On one node oshrun is itself the PMIx server
+ * that hosts the PEs; inside Slurm or on request it hands the job to srun
+ * or Open MPI's mpirun.
+ */
+#ifndef OSHRUN_H
+#define OSHRUN_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Exit status for usage errors (bad options, nothing to run). */
+#define OSHRUN_EUSAGE 2
+
+typedef struct oshrun_opts {
+    int npes;   /* -n/-np: number of PEs */
+    char **env; /* -x entries, "VAR" or "VAR=VAL" */
+    int n_env;
+    int tag_output;       /* --tag-output: "[pe N] " before every line */
+    const char *bind;     /* --bind core|numa|none, NULL when not given */
+    const char *launcher; /* --launcher=local|srun|mpirun, NULL: choose */
+    char **argv;          /* program and its arguments (NULL-terminated) */
+} oshrun_opts_t;
+
+/* Output of one PE stream, assembled into whole lines before it is written
+ * so that lines of different PEs never mix. */
+typedef struct oshrun_stream {
+    int fd;    /* read end of the PE's pipe; -1 once closed */
+    int out;   /* 1 (stdout) or 2 (stderr) of oshrun */
+    char *buf; /* pending partial line */
+    size_t len, cap;
+} oshrun_stream_t;
+
+typedef struct oshrun_pe {
+    pid_t pid; /* 0 before fork, or after it was reaped */
+    oshrun_stream_t out, err;
+    int connected; /* PMIx client connected (set by server thread) */
+    int finalized; /* PMIx client finalized (set by server thread) */
+    int reaped;    /* waitpid returned its status */
+    int wstatus;   /* that status */
+} oshrun_pe_t;
+
+typedef struct oshrun_job {
+    const oshrun_opts_t *opts;
+    oshrun_pe_t *pes;
+    char nspace[256];     /* PMIx namespace (pmix_nspace_t size) */
+    char tmpdir[256];     /* private directory, removed at exit */
+    pthread_mutex_t lock; /* guards the fields set by PMIx callbacks */
+    int wake[2];          /* self-pipe: callbacks wake the main loop */
+    int stdin_fd;         /* write end of PE 0's stdin, -1 when closed */
+    int aborted;          /* a PE called PMIx_Abort */
+    int abort_rank, abort_status;
+    int ending;     /* the job is being stopped */
+    double kill_at; /* when to escalate to SIGKILL (monotonic s) */
+    int status;     /* exit status of oshrun */
+} oshrun_job_t;
+
+/* oshrun_opts.c */
+int oshrun_parse(int argc, char **argv, oshrun_opts_t *opts);
+void oshrun_usage(FILE *out);
+
+/* oshrun_delegate.c: replaces oshrun with srun/mpirun; returns on error. */
+int oshrun_delegate(const oshrun_opts_t *opts, const char *launcher);
+
+/* oshrun_server.c */
+int oshrun_server_start(oshrun_job_t *job);
+int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env);
+void oshrun_server_stop(oshrun_job_t *job);
+
+/* oshrun_spawn.c */
+int oshrun_spawn(oshrun_job_t *job);
+
+/* oshrun_loop.c: runs until every PE ended; returns oshrun's status. */
+int oshrun_loop(oshrun_job_t *job, int sigfd);
+void oshrun_wake(oshrun_job_t *job);
+double oshrun_now(void);
+
+/* oshrun_output.c */
+void oshrun_stream_init(oshrun_stream_t *s, int fd, int out);
+int oshrun_stream_read(oshrun_stream_t *s, int rank, int tag);
+void oshrun_stream_flush(oshrun_stream_t *s, int rank, int tag);
+/* Reads until the stream is empty for now (its fd is non-blocking). */
+void oshrun_stream_drain(oshrun_stream_t *s, int rank, int tag);
+
+/* oshrun_tmp.c */
+int oshrun_tmp_create(oshrun_job_t *job);
+void oshrun_tmp_remove(oshrun_job_t *job);
+
+/* Messages from oshrun itself. */
+void oshrun_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* OSHRUN_H */

@@ -1,0 +1,290 @@
+/*
+ * oshrun as a PMIx server host: the library (libpmix's server side) does the
+ * work; oshrun describes the job, registers each PE before it is forked and
+ * answers the few requests a single-node job makes.
+ *
+ * Callbacks run on libpmix's progress thread; they only record what happened
+ * under job->lock and wake the main loop.
+ */
+#include "config.h"
+
+#include <pmix.h>
+#include <pmix_server.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tools/oshrun.h"
+
+static oshrun_job_t *the_job;
+
+/* Waits for one non-blocking registration to complete. */
+typedef struct sync_op {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cv;
+    int done;
+    pmix_status_t status;
+} sync_op_t;
+
+#define SYNC_OP_INIT                                                           \
+    {                                                                          \
+        PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0              \
+    }
+
+static void sync_done(pmix_status_t status, void *cbdata)
+{
+    sync_op_t *op = cbdata;
+
+    pthread_mutex_lock(&op->lock);
+    op->status = status;
+    op->done = 1;
+    pthread_cond_signal(&op->done_cv);
+    pthread_mutex_unlock(&op->lock);
+}
+
+static pmix_status_t sync_wait(sync_op_t *op)
+{
+    pthread_mutex_lock(&op->lock);
+    while (!op->done)
+        pthread_cond_wait(&op->done_cv, &op->lock);
+    pthread_mutex_unlock(&op->lock);
+    return op->status;
+}
+
+/* The PE a request is about, or NULL when it is not one of ours. */
+static oshrun_pe_t *pe_of(const pmix_proc_t *proc)
+{
+    if (!proc || strcmp(proc->nspace, the_job->nspace) != 0 ||
+        proc->rank >= (pmix_rank_t)the_job->opts->npes)
+        return NULL;
+    return &the_job->pes[proc->rank];
+}
+
+static pmix_status_t on_connected(const pmix_proc_t *proc, void *obj,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    oshrun_pe_t *pe = pe_of(proc);
+
+    (void)obj, (void)cbfunc, (void)cbdata;
+    pthread_mutex_lock(&the_job->lock);
+    if (pe)
+        pe->connected = 1;
+    pthread_mutex_unlock(&the_job->lock);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t on_finalized(const pmix_proc_t *proc, void *obj,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    oshrun_pe_t *pe = pe_of(proc);
+
+    (void)obj, (void)cbfunc, (void)cbdata;
+    pthread_mutex_lock(&the_job->lock);
+    if (pe)
+        pe->finalized = 1;
+    pthread_mutex_unlock(&the_job->lock);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* PMIx_Abort: shmem_global_exit(status) or a fatal error; the whole job
+ * ends with that status whatever procs the client named. */
+static pmix_status_t on_abort(const pmix_proc_t *proc, void *obj, int status,
+                              const char msg[], pmix_proc_t procs[],
+                              size_t nprocs, pmix_op_cbfunc_t cbfunc,
+                              void *cbdata)
+{
+    (void)obj, (void)msg, (void)procs, (void)nprocs, (void)cbfunc, (void)cbdata;
+    pthread_mutex_lock(&the_job->lock);
+    if (!the_job->aborted) {
+        the_job->aborted = 1;
+        the_job->abort_rank = pe_of(proc) ? (int)proc->rank : -1;
+        the_job->abort_status = status;
+    }
+    pthread_mutex_unlock(&the_job->lock);
+    oshrun_wake(the_job);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* libpmix 4.2 completes a fence whose participants are all local without
+ * calling this; a library that does call it gets the data it gathered from
+ * the local PEs straight back, since on one node that is all there is. */
+static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs,
+                              const pmix_info_t info[], size_t ninfo,
+                              char *data, size_t ndata,
+                              pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    char *copy = NULL;
+
+    (void)procs, (void)nprocs, (void)info, (void)ninfo;
+    if (ndata) {
+        copy = malloc(ndata);
+        if (!copy)
+            return PMIX_ERR_NOMEM;
+        memcpy(copy, data, ndata);
+    }
+    cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, free, copy);
+    return PMIX_SUCCESS;
+}
+
+static pmix_server_module_t module = {
+    .client_connected = on_connected,
+    .client_finalized = on_finalized,
+    .abort = on_abort,
+    .fence_nb = on_fence,
+};
+
+static int server_init(oshrun_job_t *job)
+{
+    char srv[300], sys[300];
+    pmix_info_t info[4];
+    bool no = false;
+    pmix_status_t rc;
+
+    snprintf(srv, sizeof(srv), "%s/srv", job->tmpdir);
+    snprintf(sys, sizeof(sys), "%s/sys", job->tmpdir);
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, srv, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, sys, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_SERVER_TOOL_SUPPORT, &no, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[3], PMIX_SERVER_SYSTEM_SUPPORT, &no, PMIX_BOOL);
+    rc = PMIx_server_init(&module, info, 4);
+    for (int i = 0; i < 4; i++)
+        PMIX_INFO_DESTRUCT(&info[i]);
+    if (rc != PMIX_SUCCESS) {
+        oshrun_msg("cannot start the PMIx server: %s", PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds one PE's own data (PMIX_PROC_DATA: rank first, then its values). */
+static int add_proc(void *list, int rank, const char *host)
+{
+    void *p = PMIx_Info_list_start();
+    pmix_rank_t r = (pmix_rank_t)rank;
+    uint16_t lr = (uint16_t)rank;
+    uint32_t zero = 0;
+    pmix_data_array_t arr;
+    pmix_status_t rc;
+
+    PMIx_Info_list_add(p, PMIX_RANK, &r, PMIX_PROC_RANK);
+    PMIx_Info_list_add(p, PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
+    PMIx_Info_list_add(p, PMIX_NODE_RANK, &lr, PMIX_UINT16);
+    PMIx_Info_list_add(p, PMIX_NODEID, &zero, PMIX_UINT32);
+    PMIx_Info_list_add(p, PMIX_APPNUM, &zero, PMIX_UINT32);
+    PMIx_Info_list_add(p, PMIX_HOSTNAME, host, PMIX_STRING);
+    rc = PMIx_Info_list_convert(p, &arr);
+    PMIx_Info_list_release(p);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_Info_list_add(list, PMIX_PROC_DATA, &arr, PMIX_DATA_ARRAY);
+    PMIX_DATA_ARRAY_DESTRUCT(&arr);
+    return rc == PMIX_SUCCESS ? 0 : -1;
+}
+
+/* Comma-separated ranks 0..n-1 (every PE is local). */
+static char *all_ranks(int n)
+{
+    char *s = malloc((size_t)n * 12 + 1), *p = s;
+
+    for (int i = 0; s && i < n; i++)
+        p += sprintf(p, i ? ",%d" : "%d", i);
+    if (s)
+        *p = '\0';
+    return s;
+}
+
+static void add_job(void *list, const oshrun_job_t *job, const char *host,
+                    const char *peers)
+{
+    uint32_t n = (uint32_t)job->opts->npes, one = 1, zero = 0;
+    pmix_rank_t leader = 0;
+
+    PMIx_Info_list_add(list, PMIX_UNIV_SIZE, &n, PMIX_UINT32);
+    PMIx_Info_list_add(list, PMIX_JOB_SIZE, &n, PMIX_UINT32);
+    PMIx_Info_list_add(list, PMIX_MAX_PROCS, &n, PMIX_UINT32);
+    PMIx_Info_list_add(list, PMIX_LOCAL_SIZE, &n, PMIX_UINT32);
+    PMIx_Info_list_add(list, PMIX_NODE_SIZE, &n, PMIX_UINT32);
+    PMIx_Info_list_add(list, PMIX_NUM_NODES, &one, PMIX_UINT32);
+    PMIx_Info_list_add(list, PMIX_NODEID, &zero, PMIX_UINT32);
+    PMIx_Info_list_add(list, PMIX_LOCAL_PEERS, peers, PMIX_STRING);
+    PMIx_Info_list_add(list, PMIX_LOCALLDR, &leader, PMIX_PROC_RANK);
+    PMIx_Info_list_add(list, PMIX_JOBID, job->nspace, PMIX_STRING);
+    PMIx_Info_list_add(list, PMIX_HOSTNAME, host, PMIX_STRING);
+}
+
+static int register_job(oshrun_job_t *job)
+{
+    char host[256] = "localhost";
+    char *peers = all_ranks(job->opts->npes);
+    void *list = PMIx_Info_list_start();
+    pmix_data_array_t arr = {0};
+    sync_op_t op = SYNC_OP_INIT;
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+
+    gethostname(host, sizeof(host) - 1);
+    if (!peers)
+        goto out;
+    add_job(list, job, host, peers);
+    for (int r = 0; r < job->opts->npes; r++)
+        if (add_proc(list, r, host))
+            goto out;
+    rc = PMIx_Info_list_convert(list, &arr);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_server_register_nspace(job->nspace, job->opts->npes,
+                                         arr.array, arr.size, sync_done, &op);
+    if (rc == PMIX_SUCCESS)
+        rc = sync_wait(&op);
+    else if (rc == PMIX_OPERATION_SUCCEEDED)
+        rc = PMIX_SUCCESS;
+out:
+    PMIX_DATA_ARRAY_DESTRUCT(&arr);
+    PMIx_Info_list_release(list);
+    free(peers);
+    if (rc != PMIX_SUCCESS)
+        oshrun_msg("cannot register the job with PMIx: %s",
+                   PMIx_Error_string(rc));
+    return rc == PMIX_SUCCESS ? 0 : -1;
+}
+
+int oshrun_server_start(oshrun_job_t *job)
+{
+    the_job = job;
+    /* The hash store is enough for one node and starts faster than the
+     * shared-memory ones (which also leave files to clean up); the PEs
+     * inherit the choice. A user's own setting wins. */
+    setenv("PMIX_MCA_gds", "hash", 0);
+    snprintf(job->nspace, sizeof(job->nspace), "oshrun.%ld", (long)getpid());
+    if (server_init(job))
+        return -1;
+    return register_job(job);
+}
+
+/* Registers PE rank and adds what it needs to reach us to *env. */
+int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env)
+{
+    pmix_proc_t proc;
+    sync_op_t op = SYNC_OP_INIT;
+    pmix_status_t rc;
+
+    PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)rank);
+    rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, sync_done,
+                                     &op);
+    if (rc == PMIX_SUCCESS)
+        rc = sync_wait(&op);
+    else if (rc == PMIX_OPERATION_SUCCEEDED)
+        rc = PMIX_SUCCESS;
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_server_setup_fork(&proc, env);
+    if (rc != PMIX_SUCCESS) {
+        oshrun_msg("cannot register PE %d with PMIx: %s", rank,
+                   PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
+void oshrun_server_stop(oshrun_job_t *job)
+{
+    (void)job;
+    PMIx_server_finalize();
+}
