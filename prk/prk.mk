@@ -1,1 +1,74 @@
-# (files of this area are listed here)
+# The Parallel Research Kernels (stencil, transpose, synch_p2p), each in an
+# OpenSHMEM version (linked with Weft) and an MPI point-to-point twin, and
+# prk/compare, which runs both sides and prints the comparison.
+#
+# The MPI twins are ordinary programs compiled with the flags of the MPI
+# wrapper found by configure (MPI_CFLAGS, MPI_LIBS), like bench/'s; they
+# exist only when configure found an MPI compiler (HAVE_MPICC).
+#
+# Both versions of a kernel share their computation (prk/<kernel>/*_core.c)
+# and their compiler flags, so that a comparison measures communication.
+# -fvect-cost-model=dynamic keeps the loops vectorized when the user's
+# CFLAGS lower the optimization level to -O2 (it follows ours).
+PRK_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prk
+PRK_CFLAGS = $(AM_CFLAGS) -O3 -fvect-cost-model=dynamic
+PRK_COMMON = prk/common/prk.c prk/common/prk.h prk/common/prk_comm.h
+PRK_STENCIL = prk/stencil/stencil_core.c prk/stencil/stencil_core.h
+PRK_TRANSPOSE = prk/transpose/transpose_core.c prk/transpose/transpose_core.h
+PRK_P2P = prk/p2p/p2p_core.c prk/p2p/p2p_core.h
+
+noinst_PROGRAMS += prk/stencil_shmem prk/transpose_shmem prk/p2p_shmem \
+	prk/transpose_a2a_shmem
+prk_stencil_shmem_SOURCES = prk/stencil/stencil_shmem.c $(PRK_STENCIL) \
+	$(PRK_COMMON) prk/common/comm_shmem.c
+prk_stencil_shmem_CPPFLAGS = $(PRK_CPPFLAGS)
+prk_stencil_shmem_CFLAGS = $(PRK_CFLAGS)
+prk_stencil_shmem_LDADD = libweft.la -lm
+prk_transpose_shmem_SOURCES = prk/transpose/transpose_shmem.c $(PRK_TRANSPOSE) \
+	$(PRK_COMMON) prk/common/comm_shmem.c
+prk_transpose_shmem_CPPFLAGS = $(PRK_CPPFLAGS)
+prk_transpose_shmem_CFLAGS = $(PRK_CFLAGS)
+prk_transpose_shmem_LDADD = libweft.la -lm
+# The transpose with one shmem_double_alltoall per sweep instead of puts.
+prk_transpose_a2a_shmem_SOURCES = prk/transpose/transpose_a2a_shmem.c \
+	$(PRK_TRANSPOSE) $(PRK_COMMON) prk/common/comm_shmem.c
+prk_transpose_a2a_shmem_CPPFLAGS = $(PRK_CPPFLAGS)
+prk_transpose_a2a_shmem_CFLAGS = $(PRK_CFLAGS)
+prk_transpose_a2a_shmem_LDADD = libweft.la -lm
+prk_p2p_shmem_SOURCES = prk/p2p/p2p_shmem.c $(PRK_P2P) \
+	$(PRK_COMMON) prk/common/comm_shmem.c
+prk_p2p_shmem_CPPFLAGS = $(PRK_CPPFLAGS)
+prk_p2p_shmem_CFLAGS = $(PRK_CFLAGS)
+prk_p2p_shmem_LDADD = libweft.la -lm
+
+if HAVE_MPICC
+noinst_PROGRAMS += prk/stencil_mpi prk/transpose_mpi prk/p2p_mpi
+prk_stencil_mpi_SOURCES = prk/stencil/stencil_mpi.c $(PRK_STENCIL) \
+	$(PRK_COMMON) prk/common/comm_mpi.c
+prk_stencil_mpi_CPPFLAGS = $(PRK_CPPFLAGS)
+prk_stencil_mpi_CFLAGS = $(PRK_CFLAGS) $(MPI_CFLAGS)
+prk_stencil_mpi_LDADD = $(MPI_LIBS) -lm
+prk_transpose_mpi_SOURCES = prk/transpose/transpose_mpi.c $(PRK_TRANSPOSE) \
+	$(PRK_COMMON) prk/common/comm_mpi.c
+prk_transpose_mpi_CPPFLAGS = $(PRK_CPPFLAGS)
+prk_transpose_mpi_CFLAGS = $(PRK_CFLAGS) $(MPI_CFLAGS)
+prk_transpose_mpi_LDADD = $(MPI_LIBS) -lm
+prk_p2p_mpi_SOURCES = prk/p2p/p2p_mpi.c $(PRK_P2P) \
+	$(PRK_COMMON) prk/common/comm_mpi.c
+prk_p2p_mpi_CPPFLAGS = $(PRK_CPPFLAGS)
+prk_p2p_mpi_CFLAGS = $(PRK_CFLAGS) $(MPI_CFLAGS)
+prk_p2p_mpi_LDADD = $(MPI_LIBS) -lm
+endif
+
+# The comparison driver (Python 3 standard library; gnuplot draws the plot).
+dist_noinst_SCRIPTS += prk/compare
+EXTRA_DIST += prk/README.md
+
+# Tests of this area (tests/prk/prk.cases).
+EXTRA_DIST += tests/prk/prk.cases tests/prk/run_kernel.sh tests/prk/bad_args.sh \
+	tests/prk/compare_quick.sh tests/prk/compat.sh tests/prk/prk_compat.c
+# What the tests and prk/compare leave in the build tree.
+CLEANFILES += tests/prk/prk_compat tests/prk-compare/results.csv \
+	tests/prk-compare/results.dat tests/prk-compare/results.png \
+	tests/prk-compare/runs.log prk/openmpi/stencil_mpi \
+	prk/openmpi/transpose_mpi prk/openmpi/p2p_mpi

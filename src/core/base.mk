@@ -12,4 +12,5 @@ noinst_HEADERS += \
 	src/core/env_table.h \
 	src/core/core_api.h \
 	src/core/state.h \
+	src/core/segment.h \
 	transports/transport.h

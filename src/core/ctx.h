@@ -13,8 +13,9 @@ struct shmem_impl_ctx {
     long options;         /* SHMEM_CTX_PRIVATE | SERIALIZED | NOSTORE */
     shmem_team_t team;    /* team the context was created on */
     shmt_ep_t *fabric_ep; /* endpoint on shmi_state.fabric; NULL if none */
-    int locked;           /* 1 when calls must take `lock` (MULTIPLE threads,
-                             context shared between threads) */
+    int locked;           /* 1 when the context may be shared between
+                             threads (no PRIVATE/SERIALIZED): calls take
+                             `lock` in SHMEM_THREAD_MULTIPLE */
     pthread_mutex_t lock; /* serialises fabric_ep use when `locked` */
 };
 

@@ -27,13 +27,33 @@ SHMI_ENV(DEBUG, BOOL, "0", "report",
          "Print debugging messages and enable the costlier argument checks")
 SHMI_ENV(SYMMETRIC_SIZE, SIZE, "256m", "heap",
          "Bytes of symmetric heap per PE (k/m/g/t suffixes, powers of 2; reserved lazily)")
+SHMI_ENV(HEAP_OBJECT, CHOICE, "auto", "heap",
+         "auto|memfd|posix: shared-memory object behind the heap (auto: memfd, else POSIX shm in /dev/shm)")
+SHMI_ENV(DATA_REMAP, BOOL, "1", "heap",
+         "Share the program's data and bss with the PEs of this node (remapped at start-up) so on-node access to globals is load/store")
 SHMI_ENV(LOCAL, BOOL, "1", "transport",
          "Reach the memory of PEs on this node by load/store; 0 sends all traffic through libfabric")
 SHMI_ENV(OFI_PROVIDER, STRING, "", "transport",
          "libfabric provider to use (e.g. shm, tcp;ofi_rxm, sockets, cxi); empty: FI_PROVIDER, else by preference")
 SHMI_ENV(OFI_DOMAIN, STRING, "", "transport",
          "libfabric domain (NIC) to use; empty: the one nearest to this PE")
+SHMI_ENV(OFI_MAX_MSG_SIZE, SIZE, "0", "transport",
+         "Largest libfabric RMA message; longer puts/gets are split (0: the provider's max_msg_size)")
 SHMI_ENV(WAIT_SPIN, INT, "2000", "transport",
          "Polls of a waited-on word before a waiting PE starts to yield the core")
 SHMI_ENV(BIND, CHOICE, "none", "placement",
          "core|numa|none: bind each PE to a core or a NUMA domain near its NIC and GPU")
+SHMI_ENV(AMO_ENGINE, CHOICE, "auto", "transport",
+         "auto|cpu|fabric: who applies atomics on words mapped here when libfabric is in use (auto: CPU atomics unless the provider has NIC atomics)")
+SHMI_ENV(LOCAL_OFF_PES, STRING, "", "transport",
+         "For tests: comma list of PEs that reach all others through libfabric (as with SHMEM_LOCAL=0) while the rest keep load/store")
+SHMI_ENV(BARRIER_ALGORITHM, CHOICE, "auto", "collectives",
+         "auto|dissemination|flat|twolevel: barrier and sync algorithm (flat: all PEs signal team PE 0, which releases them; twolevel: a flat step in each node, dissemination among node leaders; auto: twolevel when the team spans several nodes, else dissemination)")
+SHMI_ENV(BCAST_ALGORITHM, CHOICE, "auto", "collectives",
+         "auto|tree|pull|twolevel: broadcast algorithm (tree: binomial push; pull: every PE reads the root's source; twolevel: tree among node leaders, then within nodes; auto: pull from SHMEM_COLL_LARGE bytes, else twolevel when the team spans several nodes, else tree)")
+SHMI_ENV(REDUCE_ALGORITHM, CHOICE, "auto", "collectives",
+         "auto|doubling|slices: reduction algorithm (doubling: recursive doubling; slices: each PE reduces one slice from every source and writes it to all)")
+SHMI_ENV(COLL_LARGE, SIZE, "16k", "collectives",
+         "Bytes per PE from which auto uses the bandwidth algorithms (pull broadcast, sliced reduction)")
+SHMI_ENV(COLL_NODE_PES, INT, "0", "collectives",
+         "For tests: when > 0, the two-level collectives treat each block of this many consecutive PEs as one node")

@@ -1,1 +1,46 @@
-# (files of this area are listed here)
+# Teams, collectives and locks (src/core/team/, src/core/coll/, lock.c).
+libweft_internal_la_SOURCES += \
+	src/core/team/team.c \
+	src/core/team/team_topo.c \
+	src/core/coll/coll_state.c \
+	src/core/coll/coll_api.c \
+	src/core/coll/barrier.c \
+	src/core/coll/bcast.c \
+	src/core/coll/gather.c \
+	src/core/coll/reduce.c \
+	src/core/coll/reduce_slices.c \
+	src/core/coll/reduce_ops.c \
+	src/core/lock.c
+noinst_HEADERS += \
+	src/core/team/team.h \
+	src/core/coll/coll.h
+# Tests of tests/coll/coll.cases (several PEs through oshrun).
+check_PROGRAMS += \
+	tests/coll/coll_barrier \
+	tests/coll/coll_teams \
+	tests/coll/coll_data \
+	tests/coll/coll_reduce \
+	tests/coll/coll_lock
+tests_coll_coll_barrier_SOURCES = tests/coll/coll_barrier.c tests/coll/coll_test.h
+tests_coll_coll_barrier_LDADD = libweft.la
+tests_coll_coll_teams_SOURCES = tests/coll/coll_teams.c tests/coll/coll_test.h
+tests_coll_coll_teams_LDADD = libweft.la
+tests_coll_coll_data_SOURCES = tests/coll/coll_data.c tests/coll/coll_test.h
+tests_coll_coll_data_LDADD = libweft.la
+tests_coll_coll_reduce_SOURCES = tests/coll/coll_reduce.c tests/coll/coll_test.h
+tests_coll_coll_reduce_LDADD = libweft.la
+tests_coll_coll_lock_SOURCES = tests/coll/coll_lock.c tests/coll/coll_test.h
+tests_coll_coll_lock_LDADD = libweft.la
+EXTRA_DIST += tests/coll/coll.cases
+# Collective benchmarks (bench/coll/): Weft and its MPI twin, compared by
+# bench/coll/compare_coll.
+noinst_PROGRAMS += bench/coll/shmem_coll
+bench_coll_shmem_coll_SOURCES = bench/coll/shmem_coll.c
+bench_coll_shmem_coll_LDADD = libweft.la
+dist_noinst_SCRIPTS += bench/coll/compare_coll
+if HAVE_MPICC
+noinst_PROGRAMS += bench/coll/mpi_coll
+bench_coll_mpi_coll_SOURCES = bench/coll/mpi_coll.c
+bench_coll_mpi_coll_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+bench_coll_mpi_coll_LDADD = $(MPI_LIBS)
+endif

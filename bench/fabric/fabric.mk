@@ -1,0 +1,8 @@
+# Across simulated nodes: Weft's put latency and bandwidth next to a raw
+# libfabric loop on the same provider and next to MPI send/recv
+# (bench/fabric/compare-nodes.sh runs them side by side under srun).
+noinst_PROGRAMS += bench/fabric/raw_rma_bw
+bench_fabric_raw_rma_bw_SOURCES = bench/fabric/raw_rma_bw.c
+bench_fabric_raw_rma_bw_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(PMIX_CFLAGS)
+bench_fabric_raw_rma_bw_LDADD = $(OFI_LIBS) $(PMIX_LIBS)
+dist_noinst_SCRIPTS += bench/fabric/compare-nodes.sh

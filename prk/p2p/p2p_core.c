@@ -1,0 +1,104 @@
+/*
+ * Synch_p2p kernel: the parts both versions share (see p2p_core.h).
+ */
+#include "p2p/p2p_core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/prk_comm.h"
+
+int p2p_setup(p2p_t *p, int argc, char **argv, int npes, int me,
+              char msg[PRK_MSG_MAX])
+{
+    memset(p, 0, sizeof(*p));
+    p->npes = npes;
+    p->me = me;
+    if (argc != 4) {
+        snprintf(msg, PRK_MSG_MAX, "usage: %s <iterations> <m> <n>", argv[0]);
+        return -1;
+    }
+    if (prk_parse_long(argv[1], &p->iterations) != 0 || p->iterations < 1) {
+        snprintf(msg, PRK_MSG_MAX, "iterations must be a positive integer: %s",
+                 argv[1]);
+        return -1;
+    }
+    if (prk_parse_long(argv[2], &p->m) != 0 ||
+        prk_parse_long(argv[3], &p->n) != 0 || p->m < 1 || p->n < 1 ||
+        p->m > (1L << 30) || p->n > (1L << 30)) {
+        snprintf(msg, PRK_MSG_MAX,
+                 "grid dimensions must be integers in [1, 2^30]: %s %s",
+                 argv[2], argv[3]);
+        return -1;
+    }
+    if (p->m <= npes) {
+        snprintf(msg, PRK_MSG_MAX,
+                 "first grid dimension %ld must exceed the number of PEs %d",
+                 p->m, npes);
+        return -1;
+    }
+    p->w = prk_block(p->m, npes, me, &p->start);
+    p->ld = prk_block_max(p->m, npes) + 1;
+    return 0;
+}
+
+size_t p2p_array_count(const p2p_t *p)
+{
+    return (size_t)p->ld * (size_t)p->n;
+}
+
+void p2p_init(p2p_t *p)
+{
+    memset(p->a, 0, p2p_array_count(p) * sizeof(double));
+    for (long li = 0; li <= p->w; li++)
+        *p2p_at(p, li, 0) = (double)(p->start + li - 1);
+    if (p->start == 0) {
+        for (long j = 0; j < p->n; j++)
+            *p2p_at(p, 1, j) = (double)j;
+    }
+}
+
+void p2p_print_params(const p2p_t *p)
+{
+    if (p->me != 0)
+        return;
+    printf("Number of ranks                = %d\n", p->npes);
+    printf("Grid sizes                     = %ld, %ld\n", p->m, p->n);
+    printf("Number of iterations           = %ld\n", p->iterations);
+    fflush(stdout);
+}
+
+void p2p_row(p2p_t *p, long j)
+{
+    double *restrict cur = p2p_at(p, 0, j);
+    const double *restrict prev = p2p_at(p, 0, j - 1);
+    long li = p->start == 0 ? 2 : 1;
+
+    for (; li <= p->w; li++)
+        cur[li] = cur[li - 1] + prev[li] - prev[li - 1];
+}
+
+int p2p_finish(const p2p_t *p, double local_elapsed)
+{
+    double avgtime = prk_avgtime(local_elapsed, p->iterations);
+    int last = p->me == p->npes - 1, bad = 0;
+    double ref = (double)(p->iterations + 1) * (double)(p->m + p->n - 2);
+    double corner = last ? *p2p_at(p, p->w, p->n - 1) : 0.0;
+
+    if (last && fabs(corner - ref) / ref >= 1e-8) {
+        printf("ERROR: checksum %lf does not match verification value %lf\n",
+               corner, ref);
+        bad = 1;
+    }
+    if (prk_comm_max_int(bad))
+        return 1;
+    if (last) {
+        printf("Solution validates\n");
+        printf("Rate (MFlops/s): %lf Avg time (s): %lf\n",
+               1e-6 * 2.0 * (double)(p->m - 1) * (double)(p->n - 1) / avgtime,
+               avgtime);
+        fflush(stdout);
+    }
+    return 0;
+}

@@ -1,0 +1,72 @@
+/*
+ * Back-off for waiting loops (DESIGN.md decision 10): spin briefly, then
+ * give the core away, so that 4 PEs on 2 cores still progress.
+ *
+ *   shmi_backoff_t b;
+ *   shmi_backoff_init(&b);
+ *   while (!condition())
+ *       shmi_backoff_wait(&b);
+ *
+ * Each unsuccessful poll calls shmi_backoff_wait, which also drives the
+ * fabric's progress (target side of emulated operations) when a fabric is
+ * in use. The first shmi_env.WAIT_SPIN polls only pause the CPU; the next
+ * SHMI_BACKOFF_YIELDS call sched_yield; after that the loop sleeps, from
+ * 1 us doubling up to SHMI_BACKOFF_MAX_NS (a sleeping thread lowers its
+ * timer slack to 1 us so that these sleeps are as short as asked).
+ */
+#ifndef SHMI_BACKOFF_H
+#define SHMI_BACKOFF_H
+
+#include "core/state.h"
+
+#define SHMI_BACKOFF_YIELDS 64
+#define SHMI_BACKOFF_MAX_NS 64000L
+
+typedef struct shmi_backoff {
+    unsigned long polls; /* unsuccessful polls so far */
+    long sleep_ns;       /* next sleep, once sleeping */
+} shmi_backoff_t;
+
+static inline void shmi_backoff_init(shmi_backoff_t *b)
+{
+    b->polls = 0;
+    b->sleep_ns = 1000;
+}
+
+static inline void shmi_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/* The part past spinning: progress, yield or sleep (wait.c). */
+void shmi_backoff_slow(shmi_backoff_t *b);
+
+/* Spin limit from SHMEM_WAIT_SPIN, cached by wait.c at start-up. */
+extern unsigned long shmi_backoff_spin;
+
+/* Drives fabric progress (wait.c); no-op without a fabric. */
+void shmi_progress(void);
+
+static inline void shmi_backoff_wait(shmi_backoff_t *b)
+{
+    if (shmi_state.fabric)
+        shmi_progress();
+    if (++b->polls <= shmi_backoff_spin) {
+        shmi_cpu_relax();
+        return;
+    }
+    shmi_backoff_slow(b);
+}
+
+/* Call after a successful poll when the same loop goes on waiting for
+ * something else (e.g. the next element of wait_until_all). */
+static inline void shmi_backoff_reset(shmi_backoff_t *b)
+{
+    shmi_backoff_init(b);
+}
+
+#endif /* SHMI_BACKOFF_H */

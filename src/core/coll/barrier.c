@@ -1,0 +1,189 @@
+/*
+ * Barriers and syncs: shmem_barrier_all, shmem_sync_all, shmem_team_sync and
+ * the deprecated active-set shmem_barrier / shmem_sync.
+ *
+ * Algorithm: dissemination. In round k every PE raises a counting flag on
+ * the PE 2^k ahead of it and waits for the one raised by the PE 2^k behind;
+ * ceil(log2 n) rounds, one message and one wait per round. A flag of round k
+ * is only ever raised by the same predecessor, so an arrival that belongs to
+ * the predecessor's next barrier can only be counted early when that
+ * predecessor already left this barrier, i.e. when everyone has arrived.
+ */
+#include "config.h"
+
+#include "boot/boot.h"
+#include "core/coll/coll.h"
+#include "core/error.h"
+#include "core/state.h"
+
+/*
+ * Flat (SHMEM_BARRIER_ALGORITHM=flat): team PE 0 counts n-1 arrivals in
+ * bar[0] and releases everyone through bar[1]; 2 steps, O(n) at PE 0. An
+ * arrival that belongs to the next barrier comes from a PE already released
+ * from this one, so counting it early is harmless.
+ */
+static void shmi_coll_barrier_flat(struct shmem_impl_team *t,
+                                   shmi_coll_slot_t *s)
+{
+    if (t->my_pe != 0) {
+        shmi_coll_flag_add(&s->bar[0], shmi_team_world_pe(t, 0));
+        shmi_coll_flag_take(&s->bar[1], 1);
+        return;
+    }
+    shmi_coll_flag_take(&s->bar[0], (uint64_t)t->n_pes - 1);
+    for (int i = 1; i < t->n_pes; i++)
+        shmi_coll_flag_add(&s->bar[1], shmi_team_world_pe(t, i));
+}
+
+/* Dissemination among the m PEs pe_of(0..m-1), me being index i. */
+static void shmi_coll_dissem(const struct shmem_impl_team *t,
+                             shmi_coll_slot_t *s, const int *members, int m,
+                             int i)
+{
+    for (int k = 0, d = 1; d < m; k++, d <<= 1) {
+        int to = members ? members[(i + d) % m] : (i + d) % m;
+
+        shmi_coll_flag_add(&s->bar[k], shmi_team_world_pe(t, to));
+        shmi_coll_flag_take(&s->bar[k], 1);
+    }
+}
+
+/*
+ * Two-level: the members of a node report to their leader (counting flag
+ * bar[ROUNDS-2] of the leader), the leaders run a dissemination among
+ * themselves, and each leader releases its node (bar[ROUNDS-1]). Off-node
+ * messages: ceil(log2(nodes)) per leader instead of ceil(log2(n)) per PE.
+ */
+static void shmi_coll_barrier_twolevel(struct shmem_impl_team *t,
+                                       shmi_coll_slot_t *s)
+{
+    const shmi_team_topo_t *o = &t->topo;
+    uint64_t *in = &s->bar[SHMI_COLL_ROUNDS - 2];
+    uint64_t *out = &s->bar[SHMI_COLL_ROUNDS - 1];
+
+    if (o->leader_idx < 0) {
+        shmi_coll_flag_add(in, shmi_team_world_pe(t, o->my_leader));
+        shmi_coll_flag_take(out, 1);
+        return;
+    }
+    shmi_coll_flag_take(in, (uint64_t)o->n_local - 1);
+    shmi_coll_dissem(t, s, o->leaders, o->n_leaders, o->leader_idx);
+    for (int i = 0; i < o->n_local - 1; i++)
+        shmi_coll_flag_add(out, shmi_team_world_pe(t, o->local[i]));
+}
+
+static int shmi_coll_barrier_pick(const struct shmem_impl_team *t)
+{
+    int a = shmi_coll_algo.barrier;
+    int spread = t->topo.leaders != NULL && t->topo.n_leaders > 1 &&
+                 t->topo.n_leaders < t->n_pes;
+
+    if (a == SHMI_ALG_C)
+        return t->topo.leaders != NULL ? SHMI_ALG_C : SHMI_ALG_A;
+    if (a == SHMI_ALG_AUTO)
+        return spread ? SHMI_ALG_C : SHMI_ALG_A;
+    return a;
+}
+
+void shmi_coll_barrier(struct shmem_impl_team *t)
+{
+    shmi_coll_slot_t *s = shmi_coll_slot(t->slot);
+
+    if (t->n_pes == 1)
+        return;
+    switch (shmi_coll_barrier_pick(t)) {
+    case SHMI_ALG_B: shmi_coll_barrier_flat(t, s); break;
+    case SHMI_ALG_C: shmi_coll_barrier_twolevel(t, s); break;
+    default: shmi_coll_dissem(t, s, NULL, t->n_pes, t->my_pe); break;
+    }
+}
+
+void shmi_team_sync_internal(struct shmem_impl_team *team)
+{
+    shmi_coll_barrier(team);
+}
+
+/* Before the teams exist (inside shmem_init) the bootstrap's fence is the
+ * only barrier there is; it is correct, only slower. */
+static void shmi_barrier_world(void)
+{
+    int ret;
+
+    if (shmi_teams_ready) {
+        shmi_coll_barrier(&shmem_impl_team_world);
+        return;
+    }
+    ret = shmi_boot_fence();
+    if (ret != 0)
+        SHMI_FATAL("bootstrap fence failed in barrier: %s", shmi_strerror(ret));
+}
+
+void shmi_barrier_all(void)
+{
+    shmi_quiet();
+    shmi_barrier_world();
+}
+
+void shmi_sync_all(void)
+{
+    shmi_barrier_world();
+}
+
+int shmi_team_sync(shmem_team_t team)
+{
+    struct shmem_impl_team *t = shmi_coll_team("shmem_team_sync", team);
+
+    if (t == NULL)
+        return -1;
+    shmi_coll_barrier(t);
+    return 0;
+}
+
+/*
+ * Active sets: the flags are the user's pSync words. With enough words the
+ * dissemination rounds each get one; with fewer, PE 0 of the set counts the
+ * arrivals in pSync[0] and releases the others (flat, O(n) at the root).
+ */
+void shmi_coll_as_sync(const struct shmem_impl_team *t, long *pSync)
+{
+    uint64_t *f = (uint64_t *)pSync;
+    int n = t->n_pes;
+    int me = t->my_pe;
+
+    if (shmi_coll_log2_ceil(n) <= SHMEM_BARRIER_SYNC_SIZE) {
+        for (int k = 0, d = 1; d < n; k++, d <<= 1) {
+            shmi_coll_flag_add(&f[k], shmi_team_world_pe(t, (me + d) % n));
+            shmi_coll_flag_take(&f[k], 1);
+        }
+        return;
+    }
+    if (me != 0) {
+        shmi_coll_flag_add(&f[0], shmi_team_world_pe(t, 0));
+        shmi_coll_flag_take(&f[0], 1);
+        return;
+    }
+    shmi_coll_flag_take(&f[0], (uint64_t)n - 1);
+    for (int i = 1; i < n; i++)
+        shmi_coll_flag_add(&f[0], shmi_team_world_pe(t, i));
+}
+
+void shmi_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    struct shmem_impl_team t;
+
+    if (shmi_coll_active_set("shmem_barrier", PE_start, logPE_stride, PE_size,
+                             &t) != 0)
+        SHMI_FATAL("shmem_barrier: invalid active set");
+    shmi_quiet();
+    shmi_coll_as_sync(&t, pSync);
+}
+
+void shmi_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    struct shmem_impl_team t;
+
+    if (shmi_coll_active_set("shmem_sync", PE_start, logPE_stride, PE_size,
+                             &t) != 0)
+        SHMI_FATAL("shmem_sync: invalid active set");
+    shmi_coll_as_sync(&t, pSync);
+}

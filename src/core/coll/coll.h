@@ -1,0 +1,200 @@
+/*
+ * Internals shared by the collective algorithms (src/core/coll/).
+ *
+ * Synchronization model. Every team slot owns symmetric state (struct
+ * shmi_coll_slot, in the symmetric heap) in which other PEs raise *counting*
+ * flags: a sender adds 1 (an atomic add, or the signal of a put-with-signal)
+ * and the receiver waits until the flag is >= the number of arrivals it
+ * expects, then takes them away again with an atomic subtract. Counting
+ * flags never lose an arrival, so a PE that runs ahead into the next
+ * collective cannot wipe the signal of the previous one.
+ *
+ * Flags and scratch buffers come in two parities, alternating per flag
+ * family from one call to the next (shmi_coll_begin). Every family but the
+ * broadcast's is "all-dependent": no member finishes call j+1 before this PE
+ * has sent its share of j+1, i.e. finished call j; so traffic of call j+2
+ * (same parity as j) never meets this PE still inside call j. Broadcasts and
+ * scans, whose roots/first PEs depend on nobody, begin with a sync instead.
+ * Every message a PE receives in a call is taken in that call, so a slot is
+ * clean between calls and can be handed to a new team.
+ *
+ * Algorithms (SHMEM_*_ALGORITHM, SHMEM_COLL_LARGE; auto by size and shape):
+ *   barrier/sync   dissemination (log2 n rounds), flat, or two-level (flat
+ *                  within each node, dissemination among node leaders;
+ *                  auto when the team spans several nodes)
+ *   broadcast      sync + binomial tree of put-with-signal into dest; pull
+ *                  (every PE gets from the root) for large messages; two-
+ *                  level tree (leaders, then node members) across nodes
+ *   reduce         recursive doubling in 2 KiB chunks (with fold-in/out for
+ *                  sizes that are not powers of two); for large arrays a
+ *                  sliced reduce-scatter + allgather on the user's arrays
+ *   scan           sync + Hillis-Steele (log2 n rounds) per chunk
+ *   fcollect, collect, alltoall(s)
+ *                  every PE puts its blocks straight into every dest (n-1
+ *                  put-with-signal each, ring order); collect first takes
+ *                  an exclusive scan of the sizes for its offset
+ */
+#ifndef SHMI_COLL_H
+#define SHMI_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/gen/core_decl.h"
+#include "core/core_api.h"
+#include "core/team/team.h"
+
+/* Rounds of a log2 algorithm (dissemination, recursive doubling), plus the
+ * two extra steps that fold non-power-of-two sizes in and out. */
+#define SHMI_COLL_ROUNDS   24
+#define SHMI_COLL_FOLD_IN  (SHMI_COLL_ROUNDS - 2)
+#define SHMI_COLL_FOLD_OUT (SHMI_COLL_ROUNDS - 1)
+/* Bytes of scratch per round and parity; reductions go in chunks of this. */
+#define SHMI_COLL_CHUNK 2048
+
+/* Which flag family a collective signals on. */
+enum shmi_coll_kind {
+    SHMI_SIG_BCAST,  /* broadcast tree: data is in dest */
+    SHMI_SIG_DIRECT, /* fcollect/collect/alltoall(s): n-1 arrivals in dest */
+    SHMI_SIG_REDUCE, /* reduction rounds: data is in buf */
+    SHMI_SIG_SCAN,   /* scan rounds: data is in buf */
+    SHMI_SIG_KINDS
+};
+
+/* Symmetric state of one team slot (zero when the slot is handed out). */
+_Static_assert(SHMI_SIG_KINDS <= 4, "struct shmem_impl_team op_count");
+
+typedef struct shmi_coll_slot {
+    uint64_t bar[SHMI_COLL_ROUNDS]; /* dissemination barrier, per round */
+    uint64_t sig[2][SHMI_SIG_KINDS]
+                [SHMI_COLL_ROUNDS]; /* [parity][kind][round] */
+    unsigned char buf[2][SHMI_COLL_ROUNDS]
+                     [SHMI_COLL_CHUNK]; /* [parity][round] */
+} shmi_coll_slot_t;
+
+/* Algorithms chosen by SHMEM_*_ALGORITHM (read once at start-up). */
+enum { SHMI_ALG_AUTO, SHMI_ALG_A, SHMI_ALG_B, SHMI_ALG_C };
+typedef struct shmi_coll_algo {
+    int barrier;  /* SHMI_ALG_A: dissemination, B: flat, C: two-level */
+    int bcast;    /* A: tree, B: pull, C: two-level */
+    int reduce;   /* A: doubling, B: slices */
+    size_t large; /* SHMEM_COLL_LARGE: bytes per PE */
+} shmi_coll_algo_t;
+extern shmi_coll_algo_t shmi_coll_algo;
+
+/* Places the slots (shmem_init, before any team exists) and frees them. */
+int shmi_coll_state_init(void);
+void shmi_coll_state_finalize(void);
+
+/* The slots; symmetric (same offset on every PE). coll_state.c */
+shmi_coll_slot_t *shmi_coll_slot(int slot);
+
+/* Zeroes slot's state on this PE (before the team is first used). */
+void shmi_coll_slot_reset(int slot);
+
+/* ---- flags --------------------------------------------------------------- */
+
+/* Adds 1 to *flag on world PE wpe. */
+void shmi_coll_flag_add(uint64_t *flag, int wpe);
+
+/* Waits until the local *flag >= count, then subtracts count from it. */
+void shmi_coll_flag_take(uint64_t *flag, uint64_t count);
+
+/* Put nbytes from src to dest on world PE wpe and add 1 to *flag there once
+ * the data is visible. src may be reused on return. */
+void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
+                          uint64_t *flag, int wpe);
+
+/* Orders this PE's later collective traffic after its earlier traffic. */
+void shmi_coll_fence(void);
+
+/* Quiet on the context the collectives use. */
+void shmi_coll_quiet(void);
+
+/* ---- per-call bookkeeping ------------------------------------------------ */
+
+/*
+ * Starts one collective of flag family kind on team: returns the parity of
+ * flags and buffers to use. Parities alternate per family, not per team:
+ * every family but SHMI_SIG_BCAST is "all-dependent" (no member finishes a
+ * call before every member has sent its share of it), so between two calls
+ * of one family with the same parity lies a call that no member can finish
+ * before this PE finished the first. A broadcast root depends on nobody and
+ * may run ahead by any number of calls; that is harmless because broadcast
+ * data goes to dest and each broadcast flag has a single sender.
+ */
+static inline int shmi_coll_begin(struct shmem_impl_team *team, int kind)
+{
+    return (int)(team->op_count[kind]++ & 1);
+}
+
+/* ceil(log2(n)) for n >= 1. */
+static inline int shmi_coll_log2_ceil(int n)
+{
+    int r = 0;
+
+    while ((1L << r) < n)
+        r++;
+    return r;
+}
+
+/* Largest power of two <= n, n >= 1. */
+static inline int shmi_coll_pow2_floor(int n)
+{
+    int p = 1;
+
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+/* Fills *t as a temporary team for an active set (PE_start, 2^logPE_stride,
+ * PE_size) on the active-set slot; returns 0, or SHMI_EINVAL with a message
+ * naming routine when the triplet is invalid or this PE is not in it. */
+int shmi_coll_active_set(const char *routine, int PE_start, int logPE_stride,
+                         int PE_size, struct shmem_impl_team *t);
+
+/* Dissemination barrier over an active set on the user's pSync (counting
+ * flags, left at zero once every arrival is taken). */
+void shmi_coll_as_sync(const struct shmem_impl_team *t, long *pSync);
+
+/* Validates a team argument: returns the team, or NULL after logging. */
+struct shmem_impl_team *shmi_coll_team(const char *routine, shmem_team_t team);
+
+/* ---- algorithms (shared by team and active-set forms) -------------------- */
+
+void shmi_coll_barrier(struct shmem_impl_team *t);
+void shmi_coll_broadcast(struct shmem_impl_team *t, void *dest, const void *src,
+                         size_t nbytes, int root);
+/* Active-set broadcast: no entry sync (the caller synchronised the set) and
+ * the root's dest is left alone. */
+void shmi_coll_broadcast_as(struct shmem_impl_team *t, void *dest,
+                            const void *src, size_t nbytes, int root);
+void shmi_coll_fcollect(struct shmem_impl_team *t, void *dest, const void *src,
+                        size_t nbytes);
+void shmi_coll_collect(struct shmem_impl_team *t, void *dest, const void *src,
+                       size_t nbytes);
+void shmi_coll_alltoall(struct shmem_impl_team *t, void *dest, const void *src,
+                        size_t nbytes);
+void shmi_coll_alltoalls(struct shmem_impl_team *t, void *dest, const void *src,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t elem_size);
+/* The sliced reduction (reduce_slices.c): dest and src symmetric. */
+void shmi_coll_reduce_slices(struct shmem_impl_team *t, void *dest,
+                             const void *src, size_t nelems, shmi_dtype_t dt,
+                             shmi_op_t op);
+void shmi_coll_reduce(struct shmem_impl_team *t, void *dest, const void *src,
+                      size_t nelems, shmi_dtype_t dt, shmi_op_t op);
+void shmi_coll_scan(struct shmem_impl_team *t, void *dest, const void *src,
+                    size_t nelems, shmi_dtype_t dt, shmi_op_t op,
+                    int exclusive);
+
+/* acc[i] = acc[i] op in[i] for n elements of dt. reduce_ops.c */
+void shmi_reduce_apply(shmi_op_t op, shmi_dtype_t dt, void *acc, const void *in,
+                       size_t n);
+/* 1 when op is defined on dt by the specification's reduction tables. */
+int shmi_reduce_valid(shmi_op_t op, shmi_dtype_t dt);
+/* Writes the identity of op for dt into n elements of out (exscan's PE 0). */
+void shmi_reduce_identity(shmi_op_t op, shmi_dtype_t dt, void *out, size_t n);
+
+#endif /* SHMI_COLL_H */

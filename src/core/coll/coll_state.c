@@ -1,0 +1,120 @@
+/*
+ * Symmetric state of the team slots, and the flag primitives every
+ * collective algorithm is built from (see coll.h for the model).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "core/coll/coll.h"
+#include "core/dataplane.h"
+#include "core/env.h"
+#include "core/error.h"
+#include "core/heap/heap.h"
+
+/*
+ * The slots live in the symmetric heap (load/store reachable from every PE
+ * of the node), allocated by every PE at the same point of shmem_init, so
+ * the offsets agree. (Static storage of the library would not do: only the
+ * executable's data segment is symmetric.)
+ */
+static shmi_coll_slot_t *shmi_coll_slots;
+
+shmi_coll_algo_t shmi_coll_algo;
+
+/* SHMI_ALG_A, _B or _C for the named words of a CHOICE (c may be NULL),
+ * SHMI_ALG_AUTO otherwise. */
+static int shmi_coll_choice(const char *value, const char *a, const char *b,
+                            const char *c)
+{
+    if (strcmp(value, a) == 0)
+        return SHMI_ALG_A;
+    if (strcmp(value, b) == 0)
+        return SHMI_ALG_B;
+    if (c != NULL && strcmp(value, c) == 0)
+        return SHMI_ALG_C;
+    return SHMI_ALG_AUTO;
+}
+
+int shmi_coll_state_init(void)
+{
+    size_t bytes = sizeof(shmi_coll_slot_t) * SHMI_TEAM_SLOTS;
+
+    shmi_coll_algo.barrier = shmi_coll_choice(
+        shmi_env.BARRIER_ALGORITHM, "dissemination", "flat", "twolevel");
+    shmi_coll_algo.bcast =
+        shmi_coll_choice(shmi_env.BCAST_ALGORITHM, "tree", "pull", "twolevel");
+    shmi_coll_algo.reduce =
+        shmi_coll_choice(shmi_env.REDUCE_ALGORITHM, "doubling", "slices", NULL);
+    shmi_coll_algo.large = shmi_env.COLL_LARGE;
+    shmi_coll_slots = shmi_heap_alloc(bytes, 64);
+    if (shmi_coll_slots == NULL) {
+        SHMI_LOG(SHMI_LOG_ERROR, "coll",
+                 "the symmetric heap cannot hold the %zu bytes of team and "
+                 "collective state; raise SHMEM_SYMMETRIC_SIZE",
+                 bytes);
+        return SHMI_ENOMEM;
+    }
+    return 0;
+}
+
+void shmi_coll_state_finalize(void)
+{
+    shmi_heap_free("shmem_finalize", shmi_coll_slots);
+    shmi_coll_slots = NULL;
+}
+
+shmi_coll_slot_t *shmi_coll_slot(int slot)
+{
+    return &shmi_coll_slots[slot];
+}
+
+void shmi_coll_slot_reset(int slot)
+{
+    memset(&shmi_coll_slots[slot], 0, sizeof(shmi_coll_slots[slot]));
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void shmi_coll_flag_add(uint64_t *flag, int wpe)
+{
+    uint64_t one = 1;
+
+    shmi_amo("shmem collective", SHMEM_CTX_DEFAULT, SHMI_AMO_ADD,
+             SHMI_DT_UINT64, flag, &one, NULL, NULL, wpe);
+}
+
+void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
+{
+    uint64_t minus = (uint64_t)0 - count;
+    uint64_t old;
+
+    if (count == 0)
+        return;
+    shmi_wait_u64("shmem collective", flag, SHMEM_CMP_GE, count);
+    /* A fetching atomic: the subtraction is done when it returns, even when
+     * atomics to this PE's own memory go through the fabric. */
+    shmi_amo("shmem collective", SHMEM_CTX_DEFAULT, SHMI_AMO_FETCH_ADD,
+             SHMI_DT_UINT64, flag, &minus, NULL, &old, shmi_my_pe_fast());
+}
+
+void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
+                          uint64_t *flag, int wpe)
+{
+    if (nbytes == 0) {
+        /* Still an arrival to count; nothing to order it after. */
+        shmi_coll_flag_add(flag, wpe);
+        return;
+    }
+    shmi_put_signal("shmem collective", SHMEM_CTX_DEFAULT, dest, src, nbytes,
+                    flag, 1, SHMEM_SIGNAL_ADD, wpe, 0);
+}
+
+void shmi_coll_fence(void)
+{
+    shmi_ctx_fence(SHMEM_CTX_DEFAULT);
+}
+
+void shmi_coll_quiet(void)
+{
+    shmi_ctx_quiet(SHMEM_CTX_DEFAULT);
+}

@@ -1,0 +1,167 @@
+/*
+ * Reductions (all-reduce: every member gets the result) and prefix scans.
+ *
+ * Reduction: recursive doubling in chunks of SHMI_COLL_CHUNK bytes. In round
+ * k each PE sends its partial result to the PE whose number differs in bit k
+ * and combines what it receives; after log2(p) rounds all p PEs hold the
+ * same value, bit for bit, because each combination a op b is computed on
+ * both sides of a symmetric tree and the operators are commutative. With a
+ * team size n that is not a power of two p, PE p+i first folds its data into
+ * PE i and gets the result back at the end (2 extra steps for those).
+ * Nothing is written to the user's dest by other PEs, so dest and src need
+ * not be symmetric here (the team creation code relies on this). Large
+ * symmetric arrays go to the sliced algorithm (reduce_slices.c).
+ *
+ * Scan: Hillis-Steele over the team order, ceil(log2 n) rounds: in round k
+ * PE i sends its running partial to PE i+2^k. PE 0 never waits for anyone,
+ * so each chunk starts with a sync that keeps it from running ahead into
+ * buffers still being read.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "core/coll/coll.h"
+#include "core/segment.h"
+
+typedef struct shmi_reduce_step {
+    struct shmem_impl_team *t;
+    shmi_coll_slot_t *s;
+    int par;       /* buffer parity of this chunk */
+    int kind;      /* SHMI_SIG_REDUCE or SHMI_SIG_SCAN */
+    size_t nbytes; /* bytes in this chunk */
+} shmi_reduce_step_t;
+
+/* Sends nbytes of buf into round r's buffer on team PE to. */
+static void shmi_step_send(const shmi_reduce_step_t *st, int r, const void *buf,
+                           int to)
+{
+    shmi_coll_put_signal(st->s->buf[st->par][r], buf, st->nbytes,
+                         &st->s->sig[st->par][st->kind][r],
+                         shmi_team_world_pe(st->t, to));
+}
+
+/* Waits for round r's data; returns where it is. */
+static const void *shmi_step_recv(const shmi_reduce_step_t *st, int r)
+{
+    shmi_coll_flag_take(&st->s->sig[st->par][st->kind][r], 1);
+    return st->s->buf[st->par][r];
+}
+
+static void shmi_reduce_chunk(struct shmem_impl_team *t, unsigned char *acc,
+                              size_t cnt, shmi_dtype_t dt, shmi_op_t op)
+{
+    shmi_reduce_step_t st = {t, shmi_coll_slot(t->slot), 0, SHMI_SIG_REDUCE,
+                             cnt * shmi_dtype_size(dt)};
+    int n = t->n_pes, me = t->my_pe;
+    int p = shmi_coll_pow2_floor(n);
+
+    st.par = shmi_coll_begin(t, SHMI_SIG_REDUCE);
+    if (me >= p) {
+        shmi_step_send(&st, SHMI_COLL_FOLD_IN, acc, me - p);
+        memcpy(acc, shmi_step_recv(&st, SHMI_COLL_FOLD_OUT), st.nbytes);
+        return;
+    }
+    if (me + p < n)
+        shmi_reduce_apply(op, dt, acc, shmi_step_recv(&st, SHMI_COLL_FOLD_IN),
+                          cnt);
+    for (int k = 0, d = 1; d < p; k++, d <<= 1) {
+        shmi_step_send(&st, k, acc, me ^ d);
+        shmi_reduce_apply(op, dt, acc, shmi_step_recv(&st, k), cnt);
+    }
+    if (me + p < n)
+        shmi_step_send(&st, SHMI_COLL_FOLD_OUT, acc, me + p);
+}
+
+/* The sliced algorithm needs symmetric arrays (internal callers pass
+ * private ones, always below the threshold) and pays two syncs. */
+static int shmi_reduce_use_slices(void *dest, const void *src, size_t nbytes)
+{
+    size_t off;
+
+    if (shmi_coll_algo.reduce == SHMI_ALG_A || nbytes == 0)
+        return 0;
+    if (shmi_coll_algo.reduce == SHMI_ALG_AUTO && nbytes < shmi_coll_algo.large)
+        return 0;
+    return shmi_seg_lookup(dest, nbytes, &off) >= 0 &&
+           shmi_seg_lookup(src, nbytes, &off) >= 0;
+}
+
+void shmi_coll_reduce(struct shmem_impl_team *t, void *dest, const void *src,
+                      size_t nelems, shmi_dtype_t dt, shmi_op_t op)
+{
+    size_t esz = shmi_dtype_size(dt);
+    size_t per = SHMI_COLL_CHUNK / esz;
+    unsigned char acc[SHMI_COLL_CHUNK] __attribute__((aligned(16)));
+
+    if (t->n_pes == 1) {
+        if (dest != src && nelems > 0)
+            memmove(dest, src, nelems * esz);
+        return;
+    }
+    if (shmi_reduce_use_slices(dest, src, nelems * esz)) {
+        shmi_coll_reduce_slices(t, dest, src, nelems, dt, op);
+        return;
+    }
+    for (size_t at = 0; at < nelems; at += per) {
+        size_t cnt = nelems - at < per ? nelems - at : per;
+
+        memcpy(acc, (const char *)src + at * esz, cnt * esz);
+        shmi_reduce_chunk(t, acc, cnt, dt, op);
+        memcpy((char *)dest + at * esz, acc, cnt * esz);
+    }
+}
+
+/*
+ * One chunk of the scan. incl holds this PE's data on entry and its
+ * inclusive prefix on return; excl receives the exclusive prefix (PE 0: the
+ * operator's identity).
+ */
+static void shmi_scan_chunk(struct shmem_impl_team *t, unsigned char *incl,
+                            unsigned char *excl, size_t cnt, shmi_dtype_t dt,
+                            shmi_op_t op)
+{
+    shmi_reduce_step_t st = {t, shmi_coll_slot(t->slot), 0, SHMI_SIG_SCAN,
+                             cnt * shmi_dtype_size(dt)};
+    int n = t->n_pes, me = t->my_pe;
+    int have_excl = 0;
+
+    st.par = shmi_coll_begin(t, SHMI_SIG_SCAN);
+    shmi_coll_barrier(t);
+    for (int k = 0, d = 1; d < n; k++, d <<= 1) {
+        const void *in;
+
+        if (me + d < n)
+            shmi_step_send(&st, k, incl, me + d);
+        if (me - d < 0)
+            continue;
+        in = shmi_step_recv(&st, k);
+        /* in covers PEs [me-2d+1, me-d], incl covers [me-d+1, me]. */
+        if (have_excl) {
+            shmi_reduce_apply(op, dt, excl, in, cnt);
+        } else {
+            memcpy(excl, in, st.nbytes);
+            have_excl = 1;
+        }
+        shmi_reduce_apply(op, dt, incl, in, cnt);
+    }
+    if (!have_excl)
+        shmi_reduce_identity(op, dt, excl, cnt);
+}
+
+void shmi_coll_scan(struct shmem_impl_team *t, void *dest, const void *src,
+                    size_t nelems, shmi_dtype_t dt, shmi_op_t op, int exclusive)
+{
+    size_t esz = shmi_dtype_size(dt);
+    size_t per = SHMI_COLL_CHUNK / esz;
+    unsigned char incl[SHMI_COLL_CHUNK] __attribute__((aligned(16)));
+    unsigned char excl[SHMI_COLL_CHUNK] __attribute__((aligned(16)));
+
+    for (size_t at = 0; at < nelems; at += per) {
+        size_t cnt = nelems - at < per ? nelems - at : per;
+
+        memcpy(incl, (const char *)src + at * esz, cnt * esz);
+        shmi_scan_chunk(t, incl, excl, cnt, dt, op);
+        memcpy((char *)dest + at * esz, exclusive ? excl : incl, cnt * esz);
+    }
+}

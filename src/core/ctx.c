@@ -1,0 +1,166 @@
+/*
+ * Communication contexts (ctx.h): SHMEM_CTX_DEFAULT, shmem_ctx_create,
+ * shmem_ctx_destroy, and shmi_ctx_new for team contexts.
+ *
+ * A context owns one fabric endpoint when a fabric is in use (the load/store
+ * path needs no per-context state). Thread handling: a context takes its
+ * lock around fabric calls only, and only when the library runs in
+ * SHMEM_THREAD_MULTIPLE and the context may be shared between threads (no
+ * SHMEM_CTX_PRIVATE or SHMEM_CTX_SERIALIZED): ctx->locked marks a shareable
+ * context, and dataplane.h tests the thread level. The load/store path never
+ * locks. SHMEM_CTX_NOSTORE needs nothing: fence and quiet cost the same
+ * with or without store ordering.
+ *
+ * Live contexts are kept in a list so that shmem_finalize can release the
+ * endpoints of contexts the program did not destroy.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "core/dataplane.h"
+#include "core/team/team.h"
+
+struct shmem_impl_ctx shmem_impl_ctx_default;
+
+typedef struct shmi_ctx_node {
+    struct shmem_impl_ctx ctx; /* first: a shmem_ctx_t points here */
+    struct shmi_ctx_node *prev, *next;
+} shmi_ctx_node_t;
+
+static shmi_ctx_node_t *shmi_ctx_list;
+static pthread_mutex_t shmi_ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const long shmi_ctx_known_options =
+    SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
+
+static int shmi_ctx_setup(struct shmem_impl_ctx *c, shmem_team_t team,
+                          long options)
+{
+    int ret;
+
+    c->options = options;
+    c->team = team;
+    c->fabric_ep = NULL;
+    /* Shareable; the lock is taken only in SHMEM_THREAD_MULTIPLE (see
+     * shmi_dp_must_lock). */
+    c->locked = !(options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
+    if (shmi_state.fabric) {
+        ret = shmi_state.fabric->ep_create(options, &c->fabric_ep);
+        if (ret) {
+            SHMI_LOG(SHMI_LOG_DEBUG, "ctx", "no fabric endpoint: %s",
+                     shmi_strerror(ret));
+            return ret;
+        }
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    return 0;
+}
+
+static void shmi_ctx_teardown(const char *routine, struct shmem_impl_ctx *c)
+{
+    shmi_dp_ctx_quiet(routine, c);
+    if (c->fabric_ep)
+        shmi_state.fabric->ep_destroy(c->fabric_ep);
+    c->fabric_ep = NULL;
+    pthread_mutex_destroy(&c->lock);
+}
+
+int shmi_ctx_default_init(void)
+{
+    return shmi_ctx_setup(SHMEM_CTX_DEFAULT, SHMEM_TEAM_WORLD, 0);
+}
+
+void shmi_ctx_default_finalize(void)
+{
+    shmi_ctx_node_t *n;
+
+    pthread_mutex_lock(&shmi_ctx_list_lock);
+    while ((n = shmi_ctx_list) != NULL) {
+        SHMI_LOG(SHMI_LOG_DEBUG, "ctx", "releasing a context not destroyed");
+        shmi_ctx_list = n->next;
+        shmi_ctx_teardown("shmem_finalize", &n->ctx);
+        shmi_team_ctx_release(n->ctx.team);
+        free(n);
+    }
+    pthread_mutex_unlock(&shmi_ctx_list_lock);
+    shmi_ctx_teardown("shmem_finalize", SHMEM_CTX_DEFAULT);
+}
+
+int shmi_ctx_new(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    shmi_ctx_node_t *n;
+
+    if (options & ~shmi_ctx_known_options) {
+        SHMI_LOG(SHMI_LOG_WARN, "ctx", "unknown context options 0x%lx",
+                 options & ~shmi_ctx_known_options);
+        return 1;
+    }
+    if (team == SHMEM_TEAM_INVALID || shmi_team_ctx_acquire(team))
+        return 1;
+    n = calloc(1, sizeof(*n));
+    if (n == NULL || shmi_ctx_setup(&n->ctx, team, options)) {
+        free(n);
+        shmi_team_ctx_release(team);
+        return 1;
+    }
+    pthread_mutex_lock(&shmi_ctx_list_lock);
+    n->next = shmi_ctx_list;
+    if (shmi_ctx_list)
+        shmi_ctx_list->prev = n;
+    shmi_ctx_list = n;
+    pthread_mutex_unlock(&shmi_ctx_list_lock);
+    *ctx = &n->ctx;
+    return 0;
+}
+
+int shmi_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    if (ctx == NULL)
+        SHMI_FATAL("shmem_ctx_create: ctx (the result pointer) is NULL");
+    if (!shmi_state.initialized)
+        SHMI_FATAL("shmem_ctx_create: called before shmem_init");
+    return shmi_ctx_new(SHMEM_TEAM_WORLD, options, ctx);
+}
+
+void shmi_ctx_destroy(shmem_ctx_t ctx)
+{
+    shmi_ctx_node_t *n = (shmi_ctx_node_t *)ctx;
+
+    /* Destroying "no context" is harmless: a program may destroy a handle
+     * whose creation failed. */
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (ctx == SHMEM_CTX_DEFAULT)
+        SHMI_FATAL("shmem_ctx_destroy: SHMEM_CTX_DEFAULT cannot be destroyed");
+    shmi_ctx_teardown("shmem_ctx_destroy", ctx);
+    shmi_team_ctx_release(ctx->team);
+    pthread_mutex_lock(&shmi_ctx_list_lock);
+    if (n->prev)
+        n->prev->next = n->next;
+    else
+        shmi_ctx_list = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
+    pthread_mutex_unlock(&shmi_ctx_list_lock);
+    free(n);
+}
+
+/* Sessions are performance hints (1.6); the load/store path has nothing to
+ * batch and the fabric path sends each operation at once, so a session
+ * changes nothing, which the specification allows. */
+void shmi_ctx_session_start(shmem_ctx_t ctx, long options,
+                            const shmem_ctx_session_config_t *config,
+                            long config_mask)
+{
+    (void)options;
+    (void)config;
+    (void)config_mask;
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+}
+
+void shmi_ctx_session_stop(shmem_ctx_t ctx)
+{
+    (void)ctx;
+}

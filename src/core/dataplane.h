@@ -1,0 +1,143 @@
+/*
+ * Helpers shared by the data-plane routines (rma.c, amo.c, signal.c,
+ * order.c): argument checks, PE translation for team contexts, and the
+ * fabric call path with the context lock.
+ *
+ * Path choice, per call (DESIGN.md decision 4): when the target word is
+ * mapped here (shmi_seg_peer_ptr != NULL) the load/store path of
+ * transports/local/local_inline.h runs inline; otherwise the call goes to
+ * shmi_state.fabric. Atomics follow the rule of shmi_dp_amo_local() below.
+ */
+#ifndef SHMI_DATAPLANE_H
+#define SHMI_DATAPLANE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core_api.h"
+#include "core/ctx.h"
+#include "core/error.h"
+#include "core/segment.h"
+#include "core/state.h"
+
+/* shmi_X for the non-typed public routines (generated). */
+#include "api/gen/core_decl.h"
+
+#ifndef SHMI_LIKELY
+#define SHMI_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define SHMI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#endif
+
+/*
+ * Atomic engine (path.c sets it at start-up, see shmi_paths_init):
+ * 1 when atomics on a word mapped here may use CPU instructions. It is 0 when
+ * a fabric with NIC atomics is in use (SHMEM_AMO_ENGINE=fabric, or auto with
+ * a provider that does not apply atomics in software at the target): then
+ * every atomic, even to this PE's own memory, goes through the fabric, the
+ * one engine the NIC and all PEs share.
+ */
+extern int shmi_dp_cpu_atomics;
+
+/* 1 when some PEs are reached by load/store and others through the fabric,
+ * so that fence must complete fabric operations (a fabric fence does not
+ * order them against later plain stores). Set by path.c. */
+extern int shmi_dp_mixed;
+
+/* Never returns: names the routine, the PE and what was wrong. */
+_Noreturn void shmi_dp_bad_pe(const char *routine, shmem_ctx_t ctx, int pe);
+_Noreturn void shmi_dp_bad_addr(const char *routine, const void *addr,
+                                size_t len, int pe);
+_Noreturn void shmi_dp_bad_ctx(const char *routine);
+_Noreturn void shmi_dp_unreachable(const char *routine, int pe, int seg);
+_Noreturn void shmi_dp_fabric_error(const char *routine, int pe, int ret);
+
+/* Translation of a PE number of a team context into a world PE: slow path. */
+int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe);
+
+/* Validates ctx and pe; returns the world PE number. */
+static inline int shmi_dp_target(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    if (SHMI_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+        shmi_dp_bad_ctx(routine);
+    if (SHMI_LIKELY(ctx->team == SHMEM_TEAM_WORLD)) {
+        if (SHMI_UNLIKELY((unsigned)pe >= (unsigned)shmi_n_pes_fast()))
+            shmi_dp_bad_pe(routine, ctx, pe);
+        return pe;
+    }
+    return shmi_dp_team_pe(routine, ctx, pe);
+}
+
+/* Finds the segment of the symmetric range [addr, addr+len); fatal if none. */
+static inline int shmi_dp_seg(const char *routine, const void *addr, size_t len,
+                              int pe, size_t *off)
+{
+    int seg = shmi_seg_lookup(addr, len, off);
+
+    if (SHMI_UNLIKELY(seg < 0))
+        shmi_dp_bad_addr(routine, addr, len, pe);
+    return seg;
+}
+
+/* A shareable context (ctx->locked) takes its lock around fabric calls when
+ * the library runs in SHMEM_THREAD_MULTIPLE. The thread level is read here,
+ * not at context creation, because SHMEM_CTX_DEFAULT is set up before
+ * shmem_init_thread records the level it grants. */
+static inline int shmi_dp_must_lock(shmem_ctx_t ctx)
+{
+    return ctx->locked && shmi_state.thread_level == SHMEM_THREAD_MULTIPLE;
+}
+
+static inline void shmi_dp_lock(shmem_ctx_t ctx)
+{
+    if (shmi_dp_must_lock(ctx))
+        pthread_mutex_lock(&ctx->lock);
+}
+
+static inline void shmi_dp_unlock(shmem_ctx_t ctx)
+{
+    if (shmi_dp_must_lock(ctx))
+        pthread_mutex_unlock(&ctx->lock);
+}
+
+/* The fabric for (pe, seg), or a fatal error naming the routine. */
+static inline const shmt_ops_t *shmi_dp_fabric(const char *routine, int pe,
+                                               int seg)
+{
+    const shmt_ops_t *f = shmi_state.fabric;
+
+    if (SHMI_UNLIKELY(f == NULL))
+        shmi_dp_unreachable(routine, pe, seg);
+    return f;
+}
+
+/* Fabric calls, under the context lock, retried while the transport says
+ * SHMI_EAGAIN (after driving progress); any other error is fatal. */
+void shmi_dp_fabric_put(const char *routine, shmem_ctx_t ctx, int pe, int seg,
+                        size_t off, const void *src, size_t len, int nbi);
+void shmi_dp_fabric_get(const char *routine, shmem_ctx_t ctx, int pe, int seg,
+                        size_t off, void *dst, size_t len, int nbi);
+void shmi_dp_fabric_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg,
+                        size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
+                        const void *operand, const void *compare, void *fetched,
+                        int nbi);
+void shmi_dp_fabric_put_signal(const char *routine, shmem_ctx_t ctx, int pe,
+                               int seg, size_t off, const void *src, size_t len,
+                               int sig_seg, size_t sig_off, uint64_t signal,
+                               int sig_op, int nbi);
+void shmi_dp_fabric_quiet(const char *routine, shmem_ctx_t ctx, int pe);
+
+/* Drives the fabric's progress (target side of emulated operations); safe
+ * from several threads (a thread that finds another progressing skips).
+ * No-op without a fabric. wait.c. */
+void shmi_progress(void);
+
+/* Waits until *ivar compares true with value; returns the value that
+ * satisfied the comparison (signal_wait_until). wait.c. */
+uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
+                       uint64_t value);
+
+/* Quiet on ctx for every PE (ctx destroy, finalize). order.c. */
+void shmi_dp_ctx_quiet(const char *routine, shmem_ctx_t ctx);
+
+#endif /* SHMI_DATAPLANE_H */

@@ -1,0 +1,221 @@
+/*
+ * The symmetric memory routines: shmem_malloc, shmem_calloc, shmem_align,
+ * shmem_realloc, shmem_free, shmem_malloc_with_hints (collective), and the
+ * address queries shmem_ptr, shmem_team_ptr, shmem_addr_accessible.
+ *
+ * Symmetry needs no communication: every PE makes the same allocator calls
+ * in the same order, and the allocator is deterministic, so every PE gets
+ * the same offset, or every PE gets NULL (exhaustion is deterministic too).
+ * The barriers are the ones the specification asks for: allocation ends
+ * with one (the block may be used remotely as soon as the call returns),
+ * free starts with one (nobody still uses the block).
+ *
+ * With SHMEM_DEBUG=1 each collective call also checks that every PE passed
+ * the same arguments (an extra barrier and one small get from PE 0).
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "api/gen/core_decl.h"
+#include "core/core_api.h"
+#include "core/env.h"
+#include "core/error.h"
+#include "core/heap/heap.h"
+#include "core/segment.h"
+#include "core/state.h"
+#include "core/team/team.h"
+#include "shmem.h"
+
+static void require_init(const char *routine)
+{
+    if (!shmi_state.initialized)
+        SHMI_FATAL("%s called before shmem_init or after shmem_finalize",
+                   routine);
+}
+
+/* ---- SHMEM_DEBUG: same arguments on every PE ----------------------------- */
+
+/* Two slots of two words at the same offset on every PE, used alternately:
+ * PE 0 cannot rewrite a slot before every PE has read it, because between
+ * two uses of one slot lies a barrier that every PE reaches after reading. */
+static uint64_t *debug_slots;
+static unsigned debug_seq;
+
+static void debug_check(const char *routine, uint64_t a, uint64_t b)
+{
+    uint64_t *slot, root[2];
+
+    if (!shmi_env.DEBUG || shmi_n_pes_fast() < 2)
+        return;
+    if (!debug_slots) {
+        /* Every PE reaches here in the same call: same offset everywhere. */
+        debug_slots = shmi_heap_alloc(4 * sizeof(uint64_t), 0);
+        if (!debug_slots)
+            return;
+    }
+    slot = debug_slots + 2 * (debug_seq++ & 1);
+    slot[0] = a;
+    slot[1] = b;
+    shmi_barrier_all();
+    if (shmi_my_pe_fast() == 0)
+        return;
+    shmi_get(routine, SHMEM_CTX_DEFAULT, root, slot, sizeof(root), 0);
+    if (root[0] != a || root[1] != b)
+        SHMI_FATAL("%s is collective and needs the same arguments on every "
+                   "PE: PE 0 passed (%llu, %llu), PE %d passed (%llu, %llu)",
+                   routine, (unsigned long long)root[0],
+                   (unsigned long long)root[1], shmi_my_pe_fast(),
+                   (unsigned long long)a, (unsigned long long)b);
+}
+
+/* A pointer as something equal on every PE: its heap offset. */
+static uint64_t sym_key(const void *ptr)
+{
+    size_t off;
+
+    if (!ptr || shmi_seg_lookup(ptr, 1, &off) != SHMI_SEG_HEAP)
+        return UINT64_MAX;
+    return off;
+}
+
+/* ---- allocation ---------------------------------------------------------- */
+
+static void *collective_alloc(const char *routine, size_t size, size_t align)
+{
+    void *p = NULL;
+
+    require_init(routine);
+    debug_check(routine, size, align);
+    if (size > 0)
+        p = shmi_heap_alloc(size, align);
+    if (!p && size > 0)
+        SHMI_LOG(SHMI_LOG_DEBUG, "heap",
+                 "%s(%zu): symmetric heap exhausted "
+                 "(SHMEM_SYMMETRIC_SIZE)",
+                 routine, size);
+    shmi_barrier_all();
+    return p;
+}
+
+void *shmi_malloc(size_t size)
+{
+    return collective_alloc("shmem_malloc", size, 0);
+}
+
+void *shmi_calloc(size_t count, size_t size)
+{
+    /* Free heap memory reads as zero (heap.h): nothing to clear. An
+     * overflowing product fails alike on every PE. */
+    if (count && size > SIZE_MAX / count)
+        return collective_alloc("shmem_calloc", 0, 0);
+    return collective_alloc("shmem_calloc", count * size, 0);
+}
+
+void *shmi_align(size_t alignment, size_t size)
+{
+    if (alignment == 0 || (alignment & (alignment - 1)) ||
+        alignment > shmi_heap_max_align()) {
+        SHMI_LOG(SHMI_LOG_WARN, "heap",
+                 "shmem_align: alignment %zu is not a power of two of at most "
+                 "%zu; returning NULL",
+                 alignment, shmi_heap_max_align());
+        return collective_alloc("shmem_align", 0, 0);
+    }
+    return collective_alloc("shmem_align", size, alignment);
+}
+
+void *shmi_malloc_with_hints(size_t size, long hints)
+{
+    /* The hints (SHMEM_MALLOC_ATOMICS_REMOTE, _SIGNAL_REMOTE) describe
+     * usage; with one heap and one atomic engine per target they change
+     * nothing here. Device memory is asked for through shmemx. */
+    (void)hints;
+    return collective_alloc("shmem_malloc_with_hints", size, 0);
+}
+
+void shmi_free(void *ptr)
+{
+    require_init("shmem_free");
+    debug_check("shmem_free", sym_key(ptr), 0);
+    shmi_barrier_all();
+    shmi_heap_free("shmem_free", ptr);
+}
+
+/* Moves a block that cannot grow in place; NULL (and ptr untouched) when no
+ * block is large enough. */
+static void *realloc_move(void *ptr, size_t size)
+{
+    size_t old = shmi_heap_block_size("shmem_realloc", ptr);
+    void *p = shmi_heap_alloc(size, 0);
+
+    if (!p)
+        return NULL;
+    memcpy(p, ptr, old < size ? old : size);
+    shmi_heap_free("shmem_realloc", ptr);
+    return p;
+}
+
+void *shmi_realloc(void *ptr, size_t size)
+{
+    void *p;
+
+    if (!ptr)
+        return collective_alloc("shmem_realloc", size, 0);
+    if (size == 0) {
+        shmi_free(ptr);
+        return NULL;
+    }
+    require_init("shmem_realloc");
+    debug_check("shmem_realloc", sym_key(ptr), size);
+    /* Entry barrier: other PEs may still be using the old block. */
+    shmi_barrier_all();
+    if (shmi_heap_resize("shmem_realloc", ptr, size) == 0)
+        p = ptr;
+    else
+        p = realloc_move(ptr, size);
+    shmi_barrier_all();
+    return p;
+}
+
+/* ---- address queries ----------------------------------------------------- */
+
+void *shmi_ptr(const void *dest, int pe)
+{
+    size_t off;
+    int seg;
+
+    if (!shmi_state.initialized || pe < 0 || pe >= shmi_n_pes_fast())
+        return NULL;
+    seg = shmi_seg_lookup(dest, 1, &off);
+    if (seg < 0)
+        return NULL;
+    return shmi_seg_peer_ptr(pe, seg, off);
+}
+
+void *shmi_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    int wpe;
+
+    if (team == SHMEM_TEAM_INVALID)
+        return NULL;
+    wpe = shmi_team_translate_to_world(team, pe);
+    return wpe < 0 ? NULL : shmi_ptr(dest, wpe);
+}
+
+int shmi_addr_accessible(const void *addr, int pe)
+{
+    size_t off;
+    int seg;
+
+    if (!shmi_state.initialized || pe < 0 || pe >= shmi_n_pes_fast())
+        return 0;
+    seg = shmi_seg_lookup(addr, 1, &off);
+    if (seg < 0)
+        return 0;
+    if (shmi_seg_peer_ptr(pe, seg, off))
+        return 1;
+    return shmi_state.fabric &&
+           shmi_state.fabric->reachable(pe, (shmi_seg_id_t)seg);
+}

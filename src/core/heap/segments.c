@@ -1,0 +1,168 @@
+/*
+ * Set-up and tear-down of this PE's symmetric segments (segment.h): the heap
+ * and the data segment, their publication to the other PEs, and the
+ * peer_base tables that transports/local fills in.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "core/env.h"
+#include "core/error.h"
+#include "core/heap/heap.h"
+#include "core/segment.h"
+#include "core/state.h"
+
+static shmi_shm_t data_obj = {.fd = -1, .unlinked = 1};
+
+static int heap_init(shmi_shm_desc_t *d)
+{
+    size_t size = shmi_env.SYMMETRIC_SIZE;
+    int ret;
+
+    if (size == 0)
+        SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=0: the symmetric heap needs at least "
+                   "one byte (e.g. SHMEM_SYMMETRIC_SIZE=64m)");
+    if (size > SIZE_MAX / 2)
+        ret = SHMI_ENOMEM;
+    else
+        ret = shmi_heap_create(size + SHMI_HEAP_RUNTIME_RESERVE,
+                               shmi_env.HEAP_OBJECT, d);
+    if (ret == SHMI_ENOMEM)
+        SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%zu bytes: this machine cannot map a "
+                   "symmetric heap that large (address space or memory "
+                   "limits); ask for less",
+                   size);
+    if (ret != 0)
+        SHMI_FATAL("cannot create the symmetric heap's shared-memory object "
+                   "(SHMEM_HEAP_OBJECT=%s): %s",
+                   shmi_env.HEAP_OBJECT, shmi_strerror(ret));
+    return 0;
+}
+
+/* The remap only pays off when some peer of this node will map the segment. */
+static int data_remap_wanted(void)
+{
+    return shmi_env.DATA_REMAP && shmi_env.LOCAL &&
+           shmi_state.boot.local_size > 1;
+}
+
+static void data_init(shmi_shm_desc_t *d)
+{
+    char *base;
+    size_t size;
+
+    memset(d, 0, sizeof(*d));
+    d->magic = SHMI_SHM_MAGIC;
+    d->kind = SHMI_SHM_NONE;
+    if (shmi_data_seg_find(&base, &size) != 0) {
+        SHMI_LOG(SHMI_LOG_WARN, "heap",
+                 "cannot find the program's data segment: global and static "
+                 "variables are not symmetric");
+        return;
+    }
+    shmi_state.seg[SHMI_SEG_DATA].base = base;
+    shmi_state.seg[SHMI_SEG_DATA].size = size;
+    d->size = size;
+    if (!data_remap_wanted())
+        return;
+    if (shmi_data_seg_remap(base, size, &data_obj) == 0) {
+        *d = data_obj.desc;
+        return;
+    }
+    SHMI_LOG(SHMI_LOG_WARN, "heap",
+             "cannot share the data segment with the PEs of this node; "
+             "globals are reached through the fabric");
+}
+
+int shmi_segments_init(void)
+{
+    int n = shmi_state.boot.size, me = shmi_state.boot.rank, ret;
+    shmi_shm_desc_t hd, dd;
+
+    heap_init(&hd);
+    data_init(&dd);
+    for (int s = SHMI_SEG_HEAP; s <= SHMI_SEG_DATA; s++) {
+        shmi_state.peer_base[s] = calloc((size_t)n, sizeof(char *));
+        if (!shmi_state.peer_base[s])
+            return SHMI_ENOMEM;
+        shmi_state.peer_base[s][me] = shmi_state.seg[s].base;
+    }
+    ret = shmi_boot_put(SHMI_HEAP_KEY, &hd, sizeof(hd));
+    if (ret == 0)
+        ret = shmi_boot_put(SHMI_DATA_KEY, &dd, sizeof(dd));
+    SHMI_LOG(SHMI_LOG_DEBUG, "heap",
+             "heap %zu bytes at %p (%s), data %zu bytes at %p (%s)",
+             shmi_state.seg[SHMI_SEG_HEAP].size,
+             (void *)shmi_state.seg[SHMI_SEG_HEAP].base,
+             hd.kind == SHMI_SHM_MEMFD ? "memfd" : "POSIX shm",
+             shmi_state.seg[SHMI_SEG_DATA].size,
+             (void *)shmi_state.seg[SHMI_SEG_DATA].base,
+             dd.kind == SHMI_SHM_NONE ? "private" : "shared on node");
+    return ret;
+}
+
+int shmi_segments_peer_desc(int pe, int seg, shmi_shm_desc_t *d)
+{
+    const char *key = seg == SHMI_SEG_HEAP ? SHMI_HEAP_KEY : SHMI_DATA_KEY;
+    int ret;
+
+    if (seg != SHMI_SEG_HEAP && seg != SHMI_SEG_DATA)
+        return SHMI_EINVAL;
+    ret = shmi_boot_get(pe, key, d, sizeof(*d));
+    if (ret != 0)
+        return ret;
+    return d->magic == SHMI_SHM_MAGIC ? 0 : SHMI_EIO;
+}
+
+/* Symmetric allocation needs the same heap size everywhere: with different
+ * SHMEM_SYMMETRIC_SIZE values, a shmem_malloc could fail on some PEs only.
+ * Comparing with PE 0 catches any difference at the cost of one lookup. */
+static void check_same_heap_size(void)
+{
+    shmi_shm_desc_t d;
+
+    if (shmi_state.boot.rank == 0 ||
+        shmi_segments_peer_desc(0, SHMI_SEG_HEAP, &d) != 0)
+        return;
+    if (d.size != shmi_state.seg[SHMI_SEG_HEAP].size)
+        SHMI_FATAL("SHMEM_SYMMETRIC_SIZE differs between PEs: the heap of PE "
+                   "0 has %llu bytes, this PE's %zu; give every PE the same "
+                   "value",
+                   (unsigned long long)d.size,
+                   shmi_state.seg[SHMI_SEG_HEAP].size);
+}
+
+void shmi_segments_connected(void)
+{
+    check_same_heap_size();
+    /* Every local peer has mapped what it needs: nothing must outlive the
+     * job in /dev/shm, and the descriptors are no longer needed. */
+    shmi_heap_release_object();
+    shmi_shm_release(&data_obj);
+}
+
+void shmi_segments_finalize(void)
+{
+    shmi_alloc_stats_t st;
+
+    shmi_heap_stats(&st);
+    SHMI_LOG(SHMI_LOG_DEBUG, "heap",
+             "at finalize: %zu bytes in %zu blocks still allocated, largest "
+             "free block %zu of %zu bytes",
+             st.in_use, st.n_blocks, st.largest_free, st.size);
+    shmi_heap_release_object();
+    shmi_shm_release(&data_obj);
+    shmi_heap_destroy();
+    for (int s = SHMI_SEG_HEAP; s <= SHMI_SEG_DATA; s++) {
+        free(shmi_state.peer_base[s]);
+        shmi_state.peer_base[s] = NULL;
+    }
+    /* The data segment stays mapped (the program may still use its
+     * globals) but is no longer symmetric. */
+    shmi_state.seg[SHMI_SEG_DATA].base = NULL;
+    shmi_state.seg[SHMI_SEG_DATA].size = 0;
+}

@@ -1,0 +1,114 @@
+/*
+ * Ordering and completion: shmem_fence, shmem_quiet, their ctx forms and
+ * shmem_pe_quiet / shmem_ctx_pe_quiet.
+ *
+ * Load/store path: every put is complete on return, so fence is a release
+ * fence (keeps earlier stores before later ones) and quiet a full fence
+ * (earlier stores are visible before any later load, as quiet's "visible to
+ * all PEs" needs on x86, whose stores may wait in a store buffer).
+ * Fabric: fence -> the transport's fence; quiet -> its quiet. When some PEs
+ * are reached by load/store and others through the fabric (shmi_dp_mixed),
+ * fence on the fabric is a quiet: a fabric fence orders fabric operations
+ * among themselves, not against a later plain store to another PE's memory.
+ */
+#include "config.h"
+
+#include "core/dataplane.h"
+
+static void shmi_order_check(const char *routine, shmem_ctx_t ctx)
+{
+    if (SHMI_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+        shmi_dp_bad_ctx(routine);
+}
+
+static void shmi_order_fence(const char *routine, shmem_ctx_t ctx)
+{
+    const shmt_ops_t *f = shmi_state.fabric;
+    int ret;
+
+    shmi_order_check(routine, ctx);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    if (f == NULL || ctx->fabric_ep == NULL)
+        return;
+    shmi_dp_lock(ctx);
+    ret =
+        shmi_dp_mixed ? f->quiet(ctx->fabric_ep, -1) : f->fence(ctx->fabric_ep);
+    shmi_dp_unlock(ctx);
+    if (ret)
+        shmi_dp_fabric_error(routine, -1, ret);
+}
+
+void shmi_dp_fabric_quiet(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    const shmt_ops_t *f = shmi_state.fabric;
+    int ret;
+
+    if (f == NULL || ctx->fabric_ep == NULL)
+        return;
+    shmi_dp_lock(ctx);
+    ret = f->quiet(ctx->fabric_ep, pe);
+    shmi_dp_unlock(ctx);
+    if (ret)
+        shmi_dp_fabric_error(routine, pe, ret);
+}
+
+static void shmi_order_quiet(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    shmi_order_check(routine, ctx);
+    shmi_dp_fabric_quiet(routine, ctx, pe);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void shmi_dp_ctx_quiet(const char *routine, shmem_ctx_t ctx)
+{
+    shmi_order_quiet(routine, ctx, -1);
+}
+
+void shmi_fence(void)
+{
+    shmi_order_fence("shmem_fence", SHMEM_CTX_DEFAULT);
+}
+
+void shmi_ctx_fence(shmem_ctx_t ctx)
+{
+    shmi_order_fence("shmem_ctx_fence", ctx);
+}
+
+void shmi_quiet(void)
+{
+    shmi_order_quiet("shmem_quiet", SHMEM_CTX_DEFAULT, -1);
+}
+
+void shmi_ctx_quiet(shmem_ctx_t ctx)
+{
+    shmi_order_quiet("shmem_ctx_quiet", ctx, -1);
+}
+
+static void shmi_order_pe_quiet(const char *routine, shmem_ctx_t ctx,
+                                const int *target_pes, size_t npes)
+{
+    int pe = -1;
+
+    shmi_order_check(routine, ctx);
+    if (npes == 0)
+        return;
+    if (target_pes == NULL)
+        SHMI_FATAL("%s: target_pes is NULL with npes = %zu", routine, npes);
+    /* Every PE is checked; one PE can be quieted alone, several are quieted
+     * together (as the specification allows). */
+    for (size_t i = 0; i < npes; i++)
+        pe = shmi_dp_target(routine, ctx, target_pes[i]);
+    shmi_order_quiet(routine, ctx, npes == 1 ? pe : -1);
+}
+
+/* The generated API has the single-PE form of shmem_pe_quiet; the list form
+ * of the 1.6 text is the same code with npes elements. */
+void shmi_pe_quiet(int target_pe)
+{
+    shmi_order_pe_quiet("shmem_pe_quiet", SHMEM_CTX_DEFAULT, &target_pe, 1);
+}
+
+void shmi_ctx_pe_quiet(shmem_ctx_t ctx, int target_pe)
+{
+    shmi_order_pe_quiet("shmem_ctx_pe_quiet", ctx, &target_pe, 1);
+}

@@ -1,0 +1,372 @@
+/*
+ * Path selection (DESIGN.md decision 4): which transport reaches which
+ * (PE, segment), brought up in shmem_init (init_seq.h), and the slow paths
+ * of the data plane (fabric calls, fatal argument errors).
+ *
+ * The load/store transport maps what it can (heaps on this node, unless
+ * SHMEM_LOCAL=0). The fabric (libfabric) is started when anything could be
+ * left unmapped: other nodes, SHMEM_LOCAL=0, a segment the local transport
+ * cannot share (typically data+bss), or SHMEM_LOCAL_OFF_PES. The decision
+ * uses only job-wide facts, so every PE takes the same one without an
+ * extra exchange.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backoff.h"
+#include "core/dataplane.h"
+#include "core/env.h"
+#include "core/heap/heap.h"
+#include "core/init_seq.h"
+#include "core/team/team.h"
+
+int shmi_dp_cpu_atomics = 1;
+int shmi_dp_mixed = 0;
+
+static int shmi_path_local_up;
+
+static const char *const shmi_seg_names[SHMI_SEG_COUNT] = {"heap", "data",
+                                                           "device"};
+
+/* ---- fatal errors of the data plane --------------------------------------- */
+
+/* The usual cause of a bad PE or segment outside a job: say so. */
+static void shmi_dp_check_state(const char *routine)
+{
+    if (shmi_state.finalized)
+        SHMI_FATAL("%s: called after shmem_finalize", routine);
+    if (!shmi_state.initialized)
+        SHMI_FATAL("%s: called before shmem_init", routine);
+}
+
+_Noreturn void shmi_dp_bad_pe(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    shmi_dp_check_state(routine);
+    if (ctx != SHMEM_CTX_INVALID && ctx->team && ctx->team != SHMEM_TEAM_WORLD)
+        SHMI_FATAL("%s: PE %d is not a PE of the context's team (%d PEs)",
+                   routine, pe, ctx->team->n_pes);
+    SHMI_FATAL("%s: PE %d is out of range (the job has PEs 0..%d)", routine, pe,
+               shmi_n_pes_fast() - 1);
+}
+
+_Noreturn void shmi_dp_bad_addr(const char *routine, const void *addr,
+                                size_t len, int pe)
+{
+    shmi_dp_check_state(routine);
+    if (addr == NULL)
+        SHMI_FATAL("%s: NULL address for %zu bytes (target PE %d)", routine,
+                   len, pe);
+    SHMI_FATAL("%s: address %p (%zu bytes, target PE %d) is not inside a "
+               "symmetric segment: use memory from shmem_malloc or a global "
+               "or static variable",
+               routine, addr, len, pe);
+}
+
+_Noreturn void shmi_dp_bad_ctx(const char *routine)
+{
+    SHMI_FATAL("%s: the context is SHMEM_CTX_INVALID (not created, or "
+               "creation failed)",
+               routine);
+}
+
+_Noreturn void shmi_dp_unreachable(const char *routine, int pe, int seg)
+{
+    shmi_dp_check_state(routine);
+    SHMI_FATAL("%s: the %s segment of PE %d is not mapped here and no fabric "
+               "transport is running (libfabric could not start: see the "
+               "earlier messages, SHMEM_OFI_PROVIDER and fi_info)",
+               routine, shmi_seg_names[seg], pe);
+}
+
+_Noreturn void shmi_dp_fabric_error(const char *routine, int pe, int ret)
+{
+    SHMI_FATAL("%s: the %s transport failed (target PE %d): %s", routine,
+               shmi_state.fabric ? shmi_state.fabric->name : "fabric", pe,
+               shmi_strerror(ret));
+}
+
+int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    const struct shmem_impl_team *t = ctx->team;
+
+    if (t == NULL)
+        shmi_dp_check_state(routine);
+    if (t == NULL || (unsigned)pe >= (unsigned)t->n_pes)
+        shmi_dp_bad_pe(routine, ctx, pe);
+    return shmi_team_world_pe(t, pe);
+}
+
+/* ---- fabric calls ------------------------------------------------------- */
+
+/* A fabric operation that returned SHMI_EAGAIN (out of resources) is
+ * retried after driving progress, which frees them. */
+static int shmi_dp_again(int ret)
+{
+    if (ret != SHMI_EAGAIN)
+        return 0;
+    shmi_progress();
+    return 1;
+}
+
+void shmi_dp_fabric_put(const char *routine, shmem_ctx_t ctx, int pe, int seg,
+                        size_t off, const void *src, size_t len, int nbi)
+{
+    const shmt_ops_t *f = shmi_dp_fabric(routine, pe, seg);
+    int ret;
+
+    shmi_dp_lock(ctx);
+    do {
+        ret = f->put(ctx->fabric_ep, pe, seg, off, src, len, nbi);
+    } while (shmi_dp_again(ret));
+    shmi_dp_unlock(ctx);
+    if (ret)
+        shmi_dp_fabric_error(routine, pe, ret);
+}
+
+void shmi_dp_fabric_get(const char *routine, shmem_ctx_t ctx, int pe, int seg,
+                        size_t off, void *dst, size_t len, int nbi)
+{
+    const shmt_ops_t *f = shmi_dp_fabric(routine, pe, seg);
+    int ret;
+
+    shmi_dp_lock(ctx);
+    do {
+        ret = f->get(ctx->fabric_ep, pe, seg, off, dst, len, nbi);
+    } while (shmi_dp_again(ret));
+    shmi_dp_unlock(ctx);
+    if (ret)
+        shmi_dp_fabric_error(routine, pe, ret);
+}
+
+void shmi_dp_fabric_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg,
+                        size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
+                        const void *operand, const void *compare, void *fetched,
+                        int nbi)
+{
+    const shmt_ops_t *f = shmi_dp_fabric(routine, pe, seg);
+    int ret;
+
+    shmi_dp_lock(ctx);
+    do {
+        ret = f->amo(ctx->fabric_ep, pe, seg, off, op, dt, operand, compare,
+                     fetched, nbi);
+    } while (shmi_dp_again(ret));
+    shmi_dp_unlock(ctx);
+    if (ret)
+        shmi_dp_fabric_error(routine, pe, ret);
+}
+
+void shmi_dp_fabric_put_signal(const char *routine, shmem_ctx_t ctx, int pe,
+                               int seg, size_t off, const void *src, size_t len,
+                               int sig_seg, size_t sig_off, uint64_t signal,
+                               int sig_op, int nbi)
+{
+    const shmt_ops_t *f = shmi_dp_fabric(routine, pe, seg);
+    int ret;
+
+    shmi_dp_lock(ctx);
+    do {
+        ret = f->put_signal(ctx->fabric_ep, pe, seg, off, src, len, sig_seg,
+                            sig_off, signal, sig_op, nbi);
+    } while (shmi_dp_again(ret));
+    shmi_dp_unlock(ctx);
+    if (ret)
+        shmi_dp_fabric_error(routine, pe, ret);
+}
+
+/* ---- start-up ------------------------------------------------------------ */
+
+/* 1 when this PE is listed in SHMEM_LOCAL_OFF_PES (a comma list). */
+static int shmi_path_local_off(int pe, int *any)
+{
+    const char *s = shmi_env.LOCAL_OFF_PES;
+    int found = 0;
+    char *end;
+
+    *any = 0;
+    while (*s) {
+        long v = strtol(s, &end, 10);
+
+        if (end == s)
+            break;
+        *any = 1;
+        found |= v == pe;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return found;
+}
+
+/* Does the provider apply atomics in software, at the target, with CPU
+ * atomic instructions? Unknown (chosen by preference) counts as yes: the
+ * providers of a machine without a NIC of its own are all of that kind. */
+static int shmi_path_soft_atomics(void)
+{
+    static const char *const soft[] = {"shm",     "tcp",     "sockets", "udp",
+                                       "ofi_rxm", "ofi_rxd", NULL};
+    const char *prov = shmi_env.OFI_PROVIDER;
+    char name[64];
+
+    if (!*prov)
+        prov = getenv("FI_PROVIDER") ? getenv("FI_PROVIDER") : "";
+    if (!*prov)
+        return 1;
+    /* "tcp;ofi_rxm": every part must be a software provider. */
+    for (const char *p = prov; *p;) {
+        size_t n = strcspn(p, ";,");
+        int ok = 0;
+
+        snprintf(name, sizeof(name), "%.*s", (int)n, p);
+        for (int i = 0; soft[i]; i++)
+            ok |= strcmp(name, soft[i]) == 0;
+        if (!ok)
+            return 0;
+        p += n + (p[n] != '\0');
+    }
+    return 1;
+}
+
+/*
+ * Will the local transport map every segment of every PE? Only on one node
+ * with SHMEM_LOCAL=1, and only when this PE's data segment is shared (its
+ * descriptor, published by shmi_segments_init, is readable before the
+ * fence; the remap decision is the same on every PE of one executable).
+ * A mapping that still fails at connect time is reported by
+ * shmi_path_survey.
+ */
+static int shmi_path_local_covers_all(void)
+{
+    const shmi_boot_info_t *b = &shmi_state.boot;
+    shmi_shm_desc_t d;
+
+    if (!shmi_path_local_up || b->n_nodes > 1 || !shmi_env.LOCAL)
+        return 0;
+    if (shmi_state.seg[SHMI_SEG_DEVICE].size > 0)
+        return 0;
+    if (shmi_state.seg[SHMI_SEG_DATA].size == 0)
+        return 1;
+    return shmi_segments_peer_desc(b->rank, SHMI_SEG_DATA, &d) == 0 &&
+           d.kind != SHMI_SHM_NONE;
+}
+
+int shmi_paths_init(void)
+{
+    int any_off, ret;
+
+    shmi_backoff_spin =
+        shmi_env.WAIT_SPIN > 0 ? (unsigned long)shmi_env.WAIT_SPIN : 0;
+    ret = shmt_local_ops.init();
+    if (ret && ret != SHMI_ENODEV)
+        return ret;
+    shmi_path_local_up = ret == 0;
+    shmi_path_local_off(shmi_my_pe_fast(), &any_off);
+    /* SHMEM_AMO_ENGINE=fabric asks for the fabric even where load/store
+     * would reach everything: all atomics then go through it. */
+    if (shmi_n_pes_fast() == 1 ||
+        (!any_off && strcmp(shmi_env.AMO_ENGINE, "fabric") != 0 &&
+         shmi_path_local_covers_all()))
+        return 0;
+    ret = shmt_ofi_ops.init();
+    if (ret == 0) {
+        shmi_state.fabric = &shmt_ofi_ops;
+        return 0;
+    }
+    SHMI_LOG(SHMI_LOG_WARN, "path",
+             "the libfabric transport did not start (%s)", shmi_strerror(ret));
+    /* Without a fabric, connect checks what stays unreachable. */
+    return ret == SHMI_ENODEV ? 0 : ret;
+}
+
+/* SHMEM_LOCAL_OFF_PES: a PE listed reaches every other PE through the
+ * fabric, while the others keep load/store, so that one job mixes both
+ * paths on the same words (tests of atomic coherence). */
+static void shmi_path_apply_local_off(void)
+{
+    int any, me = shmi_my_pe_fast();
+
+    if (!shmi_path_local_off(me, &any))
+        return;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++)
+        for (int pe = 0; shmi_state.peer_base[s] && pe < shmi_n_pes_fast();
+             pe++)
+            if (pe != me)
+                shmi_state.peer_base[s][pe] = NULL;
+}
+
+/* Sets shmi_dp_mixed and checks that every (PE, segment) has a path. */
+static int shmi_path_survey(void)
+{
+    int me = shmi_my_pe_fast(), warned = 0;
+
+    for (int pe = 0; pe < shmi_n_pes_fast(); pe++) {
+        int mapped = 0, unmapped = 0;
+
+        for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+            if (shmi_state.seg[s].size == 0)
+                continue;
+            if (shmi_seg_peer_ptr(pe, s, 0)) {
+                mapped = 1;
+                continue;
+            }
+            unmapped = 1;
+            if (shmi_state.fabric)
+                continue;
+            if (s == SHMI_SEG_HEAP) {
+                SHMI_LOG(SHMI_LOG_ERROR, "path",
+                         "the symmetric heap of PE %d is neither mapped here "
+                         "nor reachable through libfabric",
+                         pe);
+                return SHMI_ENODEV;
+            }
+            if (!warned++)
+                SHMI_LOG(SHMI_LOG_WARN, "path",
+                         "the %s segment of PE %d (and maybe others) is not "
+                         "reachable without libfabric: RMA to it will fail",
+                         shmi_seg_names[s], pe);
+        }
+        if (shmi_state.fabric && mapped &&
+            ((unmapped && pe != me) || !shmi_dp_cpu_atomics))
+            shmi_dp_mixed = 1;
+    }
+    return 0;
+}
+
+int shmi_paths_connect(void)
+{
+    int ret;
+
+    if (shmi_path_local_up) {
+        ret = shmt_local_ops.connect();
+        if (ret)
+            return ret;
+    }
+    if (shmi_state.fabric) {
+        ret = shmi_state.fabric->connect();
+        if (ret)
+            return ret;
+    }
+    shmi_path_apply_local_off();
+    shmi_dp_cpu_atomics = 1;
+    if (shmi_state.fabric && strcmp(shmi_env.AMO_ENGINE, "cpu") != 0)
+        shmi_dp_cpu_atomics = strcmp(shmi_env.AMO_ENGINE, "fabric") != 0 &&
+                              shmi_path_soft_atomics();
+    SHMI_LOG(SHMI_LOG_DEBUG, "path", "fabric %s, atomics by %s",
+             shmi_state.fabric ? shmi_state.fabric->name : "none",
+             shmi_dp_cpu_atomics ? "CPU on mapped words" : "the fabric only");
+    return shmi_path_survey();
+}
+
+void shmi_paths_finalize(void)
+{
+    if (shmi_state.fabric) {
+        shmi_state.fabric->finalize();
+        shmi_state.fabric = NULL;
+    }
+    if (shmi_path_local_up) {
+        shmt_local_ops.finalize();
+        shmi_path_local_up = 0;
+    }
+    shmi_dp_mixed = 0;
+    shmi_dp_cpu_atomics = 1;
+}

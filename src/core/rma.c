@@ -1,0 +1,183 @@
+/*
+ * RMA: put, get, their non-blocking and strided forms (core_api.h).
+ *
+ * Each call checks the PE and the symmetric range, then takes the
+ * load/store path when the target is mapped here, else the fabric.
+ * On the load/store path every operation is complete on return, so the
+ * non-blocking forms are the blocking ones.
+ */
+#include "config.h"
+
+#include "core/dataplane.h"
+#include "transports/local/local_inline.h"
+
+static inline void shmi_rma_check_local(const char *routine, const void *buf,
+                                        size_t nbytes, int pe)
+{
+    if (SHMI_UNLIKELY(buf == NULL))
+        shmi_dp_bad_addr(routine, buf, nbytes, pe);
+}
+
+static inline void shmi_rma_put(const char *routine, shmem_ctx_t ctx,
+                                void *dest, const void *src, size_t nbytes,
+                                int pe, int nbi)
+{
+    size_t off;
+    int seg;
+    void *p;
+
+    pe = shmi_dp_target(routine, ctx, pe);
+    if (SHMI_UNLIKELY(nbytes == 0))
+        return;
+    shmi_rma_check_local(routine, src, nbytes, pe);
+    seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
+    p = shmi_seg_peer_ptr(pe, seg, off);
+    if (SHMI_LIKELY(p != NULL)) {
+        shmt_local_copy(p, src, nbytes);
+        return;
+    }
+    shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, nbi);
+}
+
+static inline void shmi_rma_get(const char *routine, shmem_ctx_t ctx,
+                                void *dest, const void *src, size_t nbytes,
+                                int pe, int nbi)
+{
+    size_t off;
+    int seg;
+    void *p;
+
+    pe = shmi_dp_target(routine, ctx, pe);
+    if (SHMI_UNLIKELY(nbytes == 0))
+        return;
+    shmi_rma_check_local(routine, dest, nbytes, pe);
+    seg = shmi_dp_seg(routine, src, nbytes, pe, &off);
+    p = shmi_seg_peer_ptr(pe, seg, off);
+    if (SHMI_LIKELY(p != NULL)) {
+        shmt_local_copy(dest, p, nbytes);
+        return;
+    }
+    shmi_dp_fabric_get(routine, ctx, pe, seg, off, dest, nbytes, nbi);
+}
+
+void shmi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
+              size_t nbytes, int pe)
+{
+    shmi_rma_put(routine, ctx, dest, src, nbytes, pe, 0);
+}
+
+void shmi_put_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
+                  const void *src, size_t nbytes, int pe)
+{
+    shmi_rma_put(routine, ctx, dest, src, nbytes, pe, 1);
+}
+
+void shmi_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
+              size_t nbytes, int pe)
+{
+    shmi_rma_get(routine, ctx, dest, src, nbytes, pe, 0);
+}
+
+void shmi_get_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
+                  const void *src, size_t nbytes, int pe)
+{
+    shmi_rma_get(routine, ctx, dest, src, nbytes, pe, 1);
+}
+
+/*
+ * Strided transfers. A strided access touches nblocks blocks of blk
+ * elements (blk = 1 for iput/iget), block b starting b * stride elements
+ * after the first. The symmetric side is checked as one range from its
+ * lowest to its highest byte.
+ */
+typedef struct shmi_stride {
+    ptrdiff_t dst, sst; /* block strides, in elements */
+    size_t blk;         /* elements per block */
+    size_t nblocks;
+    size_t es; /* element size, bytes */
+} shmi_stride_t;
+
+static const char *shmi_stride_span(const char *base, ptrdiff_t stride,
+                                    const shmi_stride_t *s, size_t *len)
+{
+    ptrdiff_t last = (ptrdiff_t)(s->nblocks - 1) * stride;
+    const char *lo = base + (last < 0 ? last : 0) * (ptrdiff_t)s->es;
+
+    *len = ((size_t)(last < 0 ? -last : last) + s->blk) * s->es;
+    return lo;
+}
+
+static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
+                         char *dest, const char *src, const shmi_stride_t *s,
+                         int pe)
+{
+    const char *sym = is_put ? dest : src;
+    ptrdiff_t sym_stride = is_put ? s->dst : s->sst;
+    size_t span, off, bytes = s->blk * s->es;
+    const char *lo;
+    char *base;
+    int seg;
+
+    pe = shmi_dp_target(routine, ctx, pe);
+    if (s->nblocks == 0 || s->blk == 0)
+        return;
+    shmi_rma_check_local(routine, is_put ? src : dest, bytes, pe);
+    lo = shmi_stride_span(sym, sym_stride, s, &span);
+    seg = shmi_dp_seg(routine, lo, span, pe, &off);
+    /* offset of sym itself inside its segment */
+    off += (size_t)(sym - lo);
+    base = shmi_seg_peer_ptr(pe, seg, off);
+
+    for (size_t b = 0; b < s->nblocks; b++) {
+        ptrdiff_t d = (ptrdiff_t)b * s->dst * (ptrdiff_t)s->es;
+        ptrdiff_t o = (ptrdiff_t)b * s->sst * (ptrdiff_t)s->es;
+        ptrdiff_t r = is_put ? d : o;
+
+        if (base && is_put)
+            shmt_local_copy(base + d, src + o, bytes);
+        else if (base)
+            shmt_local_copy(dest + d, base + o, bytes);
+        else if (is_put)
+            shmi_dp_fabric_put(routine, ctx, pe, seg, off + r, src + o, bytes,
+                               0);
+        else
+            shmi_dp_fabric_get(routine, ctx, pe, seg, off + r, dest + d, bytes,
+                               0);
+    }
+}
+
+void shmi_iput(const char *routine, shmem_ctx_t ctx, void *dest,
+               const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+               size_t elem_size, int pe)
+{
+    shmi_stride_t s = {dst, sst, 1, nelems, elem_size};
+
+    shmi_strided(routine, ctx, 1, dest, src, &s, pe);
+}
+
+void shmi_iget(const char *routine, shmem_ctx_t ctx, void *dest,
+               const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+               size_t elem_size, int pe)
+{
+    shmi_stride_t s = {dst, sst, 1, nelems, elem_size};
+
+    shmi_strided(routine, ctx, 0, dest, src, &s, pe);
+}
+
+void shmi_ibput(const char *routine, shmem_ctx_t ctx, void *dest,
+                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                size_t nblocks, size_t elem_size, int pe)
+{
+    shmi_stride_t s = {dst, sst, bsize, nblocks, elem_size};
+
+    shmi_strided(routine, ctx, 1, dest, src, &s, pe);
+}
+
+void shmi_ibget(const char *routine, shmem_ctx_t ctx, void *dest,
+                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                size_t nblocks, size_t elem_size, int pe)
+{
+    shmi_stride_t s = {dst, sst, bsize, nblocks, elem_size};
+
+    shmi_strided(routine, ctx, 0, dest, src, &s, pe);
+}

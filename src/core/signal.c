@@ -1,0 +1,115 @@
+/*
+ * Put-with-signal and the signal routines (core_api.h: shmi_put_signal;
+ * shmem_signal_fetch and shmem_signal_wait_until; signal_add/set are
+ * shmi_amo on a uint64_t).
+ *
+ * A signal is a uint64_t symmetric word updated atomically, visible only
+ * after the data of its put. On the load/store path: copy, then a release
+ * store (SET) or an atomic add (ADD). When data and signal take different
+ * paths, the data is made remotely complete (fabric quiet) before the
+ * signal is sent.
+ */
+#include "config.h"
+
+#include "core/dataplane.h"
+#include "transports/local/local_inline.h"
+
+/* What a caller of put_signal must get right; fatal with the routine name. */
+static void shmi_signal_check(const char *routine, const uint64_t *sig_addr,
+                              int sig_op, int pe)
+{
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        SHMI_FATAL("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor "
+                   "SHMEM_SIGNAL_ADD (PE %d)",
+                   routine, sig_op, pe);
+    if ((uintptr_t)sig_addr % sizeof(uint64_t))
+        SHMI_FATAL("%s: signal address %p (PE %d) is not 8-byte aligned",
+                   routine, (const void *)sig_addr, pe);
+}
+
+static void shmi_signal_send(const char *routine, shmem_ctx_t ctx, int pe,
+                             int sseg, size_t soff, uint64_t *s,
+                             uint64_t signal, int sig_op)
+{
+    shmi_amo_op_t op = sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET;
+
+    if (s && shmi_dp_cpu_atomics) {
+        if (op == SHMI_AMO_ADD)
+            __atomic_fetch_add(s, signal, __ATOMIC_SEQ_CST);
+        else
+            __atomic_store_n(s, signal, __ATOMIC_RELEASE);
+        return;
+    }
+    shmi_dp_fabric_amo(routine, ctx, pe, sseg, soff, op, SHMI_DT_UINT64,
+                       &signal, NULL, NULL, 0);
+}
+
+/* Any case but "both mapped, CPU atomics": see the file comment. */
+static void shmi_put_signal_slow(const char *routine, shmem_ctx_t ctx,
+                                 const void *src, size_t nbytes, int seg,
+                                 size_t off, void *p, int sseg, size_t soff,
+                                 uint64_t *s, uint64_t signal, int sig_op,
+                                 int pe, int nbi)
+{
+    if (p == NULL && s == NULL && nbytes > 0) {
+        shmi_dp_fabric_put_signal(routine, ctx, pe, seg, off, src, nbytes, sseg,
+                                  soff, signal, sig_op, nbi);
+        return;
+    }
+    if (p != NULL) {
+        shmt_local_copy(p, src, nbytes);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+    } else if (nbytes > 0) {
+        shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, 0);
+        shmi_dp_fabric_quiet(routine, ctx, pe);
+    }
+    shmi_signal_send(routine, ctx, pe, sseg, soff, s, signal, sig_op);
+}
+
+void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
+                     const void *src, size_t nbytes, uint64_t *sig_addr,
+                     uint64_t signal, int sig_op, int pe, int nbi)
+{
+    size_t off = 0, soff;
+    int seg = SHMI_SEG_HEAP, sseg;
+    void *p = NULL;
+    uint64_t *s;
+
+    pe = shmi_dp_target(routine, ctx, pe);
+    if (SHMI_UNLIKELY(
+            (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) ||
+            ((uintptr_t)sig_addr & 7)))
+        shmi_signal_check(routine, sig_addr, sig_op, pe);
+    sseg = shmi_dp_seg(routine, sig_addr, sizeof(uint64_t), pe, &soff);
+    s = shmi_seg_peer_ptr(pe, sseg, soff);
+    if (SHMI_LIKELY(nbytes > 0)) {
+        if (SHMI_UNLIKELY(src == NULL))
+            shmi_dp_bad_addr(routine, src, nbytes, pe);
+        seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
+        p = shmi_seg_peer_ptr(pe, seg, off);
+        if (SHMI_LIKELY(p != NULL && s != NULL && shmi_dp_cpu_atomics)) {
+            shmt_local_put_signal_apply(p, src, nbytes, s, signal, sig_op);
+            return;
+        }
+    }
+    shmi_put_signal_slow(routine, ctx, src, nbytes, seg, off, p, sseg, soff, s,
+                         signal, sig_op, pe, nbi);
+}
+
+uint64_t shmi_signal_fetch(const uint64_t *sig_addr)
+{
+    size_t off;
+
+    shmi_dp_seg("shmem_signal_fetch", sig_addr, sizeof(uint64_t),
+                shmi_my_pe_fast(), &off);
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
+
+uint64_t shmi_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    size_t off;
+
+    shmi_dp_seg("shmem_signal_wait_until", sig_addr, sizeof(uint64_t),
+                shmi_my_pe_fast(), &off);
+    return shmi_wait_u64("shmem_signal_wait_until", sig_addr, cmp, cmp_value);
+}

@@ -1,0 +1,308 @@
+/*
+ * Point-to-point synchronization: the one engine behind wait_until*, test*
+ * and signal_wait_until (core_api.h: shmi_wait), and the back-off of
+ * backoff.h.
+ *
+ * Waited-on words are read with acquire loads, so that data put before a
+ * flag (put; fence; put flag) is visible once the flag is.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "core/backoff.h"
+#include "core/dataplane.h"
+
+unsigned long shmi_backoff_spin = 2000;
+
+/* In THREAD_MULTIPLE, progress is serialised here: the transport's progress
+ * is not per endpoint, and a thread that finds it taken has nothing to do. */
+static pthread_mutex_t shmi_progress_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void shmi_progress(void)
+{
+    const shmt_ops_t *f = shmi_state.fabric;
+
+    if (f == NULL)
+        return;
+    if (shmi_state.thread_level != SHMEM_THREAD_MULTIPLE) {
+        f->progress();
+        return;
+    }
+    if (pthread_mutex_trylock(&shmi_progress_lock) == 0) {
+        f->progress();
+        pthread_mutex_unlock(&shmi_progress_lock);
+    }
+}
+
+/* Linux adds a "timer slack" of 50 us to every sleep of a normal thread,
+ * which would turn the first short sleeps into 50 us ones: a waiter whose
+ * partner was descheduled would then answer 50 us late. A thread that
+ * starts sleeping here asks for 1 us instead (once per thread). */
+static _Thread_local int shmi_backoff_slack_set;
+
+static void shmi_backoff_slack(void)
+{
+#ifdef PR_SET_TIMERSLACK
+    (void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
+#endif
+    shmi_backoff_slack_set = 1;
+}
+
+void shmi_backoff_slow(shmi_backoff_t *b)
+{
+    struct timespec ts;
+
+    if (b->polls <= shmi_backoff_spin + SHMI_BACKOFF_YIELDS) {
+        sched_yield();
+        return;
+    }
+    if (!shmi_backoff_slack_set)
+        shmi_backoff_slack();
+    ts.tv_sec = 0;
+    ts.tv_nsec = b->sleep_ns;
+    nanosleep(&ts, NULL);
+    if (b->sleep_ns < SHMI_BACKOFF_MAX_NS)
+        b->sleep_ns *= 2;
+}
+
+/* ---- comparisons ---------------------------------------------------------- */
+
+static int shmi_cmp_valid(int cmp)
+{
+    return cmp == SHMEM_CMP_EQ || cmp == SHMEM_CMP_NE || cmp == SHMEM_CMP_GT ||
+           cmp == SHMEM_CMP_GE || cmp == SHMEM_CMP_LT || cmp == SHMEM_CMP_LE;
+}
+
+/* A waited-on word, widened: signed kinds sign-extend, unsigned zero-extend. */
+typedef struct shmi_wval {
+    int is_signed;
+    union {
+        int64_t s;
+        uint64_t u;
+    } v;
+} shmi_wval_t;
+
+static inline shmi_wval_t shmi_wait_load(shmi_dtype_t dt,
+                                         const volatile void *p, int acquire)
+{
+    int mo = acquire ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED;
+    shmi_wval_t w = {shmi_dtype_kind(dt) == SHMI_DK_SIGNED, {0}};
+
+    switch (shmi_dtype_size(dt)) {
+    case 8: w.v.u = __atomic_load_n((const volatile uint64_t *)p, mo); break;
+    case 4: {
+        uint32_t x = __atomic_load_n((const volatile uint32_t *)p, mo);
+        if (w.is_signed)
+            w.v.s = (int32_t)x;
+        else
+            w.v.u = x;
+        break;
+    }
+    case 2: {
+        uint16_t x = __atomic_load_n((const volatile uint16_t *)p, mo);
+        if (w.is_signed)
+            w.v.s = (int16_t)x;
+        else
+            w.v.u = x;
+        break;
+    }
+    default: {
+        uint8_t x = __atomic_load_n((const volatile uint8_t *)p, mo);
+        if (w.is_signed)
+            w.v.s = (int8_t)x;
+        else
+            w.v.u = x;
+        break;
+    }
+    }
+    return w;
+}
+
+static inline int shmi_cmp_apply(int cmp, shmi_wval_t a, shmi_wval_t b)
+{
+    int lt = a.is_signed ? a.v.s < b.v.s : a.v.u < b.v.u;
+    int eq = a.v.u == b.v.u;
+
+    switch (cmp) {
+    case SHMEM_CMP_EQ: return eq;
+    case SHMEM_CMP_NE: return !eq;
+    case SHMEM_CMP_GT: return !lt && !eq;
+    case SHMEM_CMP_GE: return !lt;
+    case SHMEM_CMP_LT: return lt;
+    default: /* SHMEM_CMP_LE */ return lt || eq;
+    }
+}
+
+/* One wait: what shmi_wait was asked. */
+typedef struct shmi_wreq {
+    shmi_dtype_t dt;
+    size_t size;
+    const volatile char *ivars;
+    size_t nelems;
+    const int *status;
+    int cmp;
+    const char *values;
+    size_t vstride; /* 0 for one value, size for a vector of values */
+} shmi_wreq_t;
+
+static inline int shmi_wait_masked(const shmi_wreq_t *r, size_t i)
+{
+    return r->status && r->status[i];
+}
+
+/* Tests element i; the acquire load makes data written before it visible. */
+static inline int shmi_wait_elem(const shmi_wreq_t *r, size_t i)
+{
+    shmi_wval_t a = shmi_wait_load(r->dt, r->ivars + i * r->size, 1);
+    shmi_wval_t b = shmi_wait_load(r->dt, r->values + i * r->vstride, 0);
+
+    return shmi_cmp_apply(r->cmp, a, b);
+}
+
+/* ---- the four kinds -------------------------------------------------------- */
+
+/* ALL: elements are waited for in turn (a satisfied one is not re-tested,
+ * as the specification's "wait until all" is usually implemented). */
+static size_t shmi_wait_all(const shmi_wreq_t *r, int blocking)
+{
+    shmi_backoff_t b;
+
+    shmi_backoff_init(&b);
+    for (size_t i = 0; i < r->nelems; i++) {
+        if (shmi_wait_masked(r, i))
+            continue;
+        while (!shmi_wait_elem(r, i)) {
+            if (!blocking)
+                return 0;
+            shmi_backoff_wait(&b);
+        }
+    }
+    return 1;
+}
+
+static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
+{
+    shmi_backoff_t b;
+    size_t unmasked = 0;
+
+    for (size_t i = 0; i < r->nelems; i++)
+        unmasked += !shmi_wait_masked(r, i);
+    if (unmasked == 0)
+        return SIZE_MAX;
+    shmi_backoff_init(&b);
+    for (;;) {
+        for (size_t i = 0; i < r->nelems; i++)
+            if (!shmi_wait_masked(r, i) && shmi_wait_elem(r, i))
+                return i;
+        if (!blocking)
+            return SIZE_MAX;
+        shmi_backoff_wait(&b);
+    }
+}
+
+static size_t shmi_wait_some(const shmi_wreq_t *r, size_t *indices,
+                             int blocking)
+{
+    shmi_backoff_t b;
+    size_t unmasked = 0, n;
+
+    for (size_t i = 0; i < r->nelems; i++)
+        unmasked += !shmi_wait_masked(r, i);
+    if (unmasked == 0)
+        return 0;
+    shmi_backoff_init(&b);
+    for (;;) {
+        n = 0;
+        for (size_t i = 0; i < r->nelems; i++)
+            if (!shmi_wait_masked(r, i) && shmi_wait_elem(r, i))
+                indices[n++] = i;
+        if (n > 0 || !blocking)
+            return n;
+        shmi_backoff_wait(&b);
+    }
+}
+
+static void shmi_wait_check(const char *routine, shmi_wait_kind_t kind,
+                            shmi_dtype_t dt, const volatile void *ivars,
+                            size_t nelems, int cmp, const void *values,
+                            const size_t *indices)
+{
+    size_t size, off;
+
+    if ((unsigned)dt >= SHMI_DT_COUNT || shmi_dtype_size(dt) > 8 ||
+        shmi_dtype_kind(dt) == SHMI_DK_FLOAT ||
+        shmi_dtype_kind(dt) == SHMI_DK_COMPLEX)
+        SHMI_FATAL("%s: internal error: wait on datatype %d", routine, (int)dt);
+    if (!shmi_cmp_valid(cmp))
+        SHMI_FATAL("%s: invalid comparison operator %d (use SHMEM_CMP_EQ, "
+                   "_NE, _GT, _GE, _LT or _LE)",
+                   routine, cmp);
+    if (nelems == 0)
+        return;
+    size = shmi_dtype_size(dt);
+    if (ivars == NULL || values == NULL ||
+        (kind == SHMI_WAIT_SOME && indices == NULL))
+        SHMI_FATAL("%s: NULL ivars, values or indices (nelems %zu)", routine,
+                   nelems);
+    if ((uintptr_t)ivars % size)
+        SHMI_FATAL("%s: ivars %p is not aligned to %zu bytes", routine,
+                   (const void *)ivars, size);
+    if (shmi_seg_lookup((const void *)ivars, nelems * size, &off) < 0)
+        SHMI_FATAL("%s: ivars %p (%zu elements of %zu bytes) is not in a "
+                   "symmetric segment of PE %d",
+                   routine, (const void *)ivars, nelems, size,
+                   shmi_my_pe_fast());
+}
+
+size_t shmi_wait(const char *routine, shmi_wait_kind_t kind, shmi_dtype_t dt,
+                 volatile void *ivars, size_t nelems, const int *status,
+                 int cmp, const void *values, int values_vector,
+                 size_t *indices, int blocking)
+{
+    shmi_wreq_t r;
+
+    if (kind == SHMI_WAIT_ONE)
+        nelems = 1, status = NULL;
+    shmi_wait_check(routine, kind, dt, ivars, nelems, cmp, values, indices);
+    r.dt = dt;
+    r.size = shmi_dtype_size(dt);
+    r.ivars = (const volatile char *)ivars;
+    r.nelems = nelems;
+    r.status = status;
+    r.cmp = cmp;
+    r.values = values;
+    r.vstride = values_vector ? r.size : 0;
+    /* A test must also let emulated operations targeting us land. */
+    if (!blocking)
+        shmi_progress();
+    switch (kind) {
+    case SHMI_WAIT_ONE:
+    case SHMI_WAIT_ALL: return shmi_wait_all(&r, blocking);
+    case SHMI_WAIT_ANY: return shmi_wait_any(&r, blocking);
+    case SHMI_WAIT_SOME: return shmi_wait_some(&r, indices, blocking);
+    default: SHMI_FATAL("%s: internal error: wait kind %d", routine, (int)kind);
+    }
+}
+
+uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
+                       uint64_t value)
+{
+    shmi_wval_t want = {0, {.u = value}}, got;
+    shmi_backoff_t b;
+
+    if (!shmi_cmp_valid(cmp))
+        SHMI_FATAL("%s: invalid comparison operator %d (use SHMEM_CMP_EQ, "
+                   "_NE, _GT, _GE, _LT or _LE)",
+                   routine, cmp);
+    shmi_backoff_init(&b);
+    for (;;) {
+        got = shmi_wait_load(SHMI_DT_UINT64, ivar, 1);
+        if (shmi_cmp_apply(cmp, got, want))
+            return got.v.u;
+        shmi_backoff_wait(&b);
+    }
+}

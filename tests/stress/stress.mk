@@ -1,0 +1,21 @@
+# Reliability tests: the soak program (tests/stress), two jobs side by side
+# (tests/isolation) and misuse that must fail cleanly (tests/badinput).
+# Cases: tests/stress/stress.cases, tests/isolation/isolation.cases,
+# tests/badinput/badinput.cases. scripts/sanitize-check.sh reruns a subset
+# under ASan/UBSan, TSan and valgrind.
+check_PROGRAMS += \
+	tests/stress/stress \
+	tests/isolation/iso_job \
+	tests/badinput/bad_input
+tests_stress_stress_SOURCES = tests/stress/stress.c
+tests_stress_stress_LDADD = libweft.la
+tests_isolation_iso_job_SOURCES = tests/isolation/iso_job.c
+tests_isolation_iso_job_LDADD = libweft.la
+tests_badinput_bad_input_SOURCES = tests/badinput/bad_input.c
+tests_badinput_bad_input_LDADD = libweft.la
+dist_check_SCRIPTS += tests/isolation/isolation.sh tests/badinput/expect_fail.sh
+dist_noinst_SCRIPTS += scripts/sanitize-check.sh
+EXTRA_DIST += tests/stress/stress.cases tests/isolation/isolation.cases \
+	tests/badinput/badinput.cases tests/sanitize/lsan.supp \
+	tests/sanitize/ubsan.supp tests/sanitize/tsan.supp \
+	tests/sanitize/valgrind.supp docs/troubleshooting.md

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# shmem_info: prints every section and works without a GPU or a usable NIC;
+# --env reports a bad value by name and fails; --env-markdown is what
+# docs/env.md holds (regenerate it with `make env-doc` in the build
+# directory after changing src/core/env_table.h).
+set -u
+B=${B:-.}
+S=${S:-..}
+info="$B/tools/shmem_info"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+[ -x "$info" ] || { echo "$info not built"; exit 1; }
+out=$("$info" 2>&1)
+rc=$?
+[ $rc = 0 ] || fail "shmem_info exited with $rc"
+for section in "Weft " "Build configuration" "Libraries in use" \
+    "libfabric providers" "Usable by Weft" "Topology (hwloc)" "cores:" \
+    "PUs:" "NUMA nodes:" "NICs:" "GPUs:" "Environment variables" \
+    "SHMEM_SYMMETRIC_SIZE"; do
+    grep -qF -- "$section" <<<"$out" || fail "no \"$section\" in the output"
+done
+# On any machine at least one provider offers RMA (shm or tcp;ofi_rxm).
+grep -A 20 'Usable by Weft' <<<"$out" | grep -Eq '^  (shm|tcp;ofi_rxm|sockets|net|cxi|verbs)' ||
+    fail "no usable provider listed"
+
+out=$(SHMEM_SYMMETRIC_SIZE=20m SMA_BIND=core "$info" --env) || fail "--env failed"
+grep -q 'SHMEM_SYMMETRIC_SIZE *= 20m (20971520 bytes) *(from SHMEM_SYMMETRIC_SIZE' <<<"$out" ||
+    fail "--env does not show SHMEM_SYMMETRIC_SIZE=20m from the environment"
+grep -q 'SHMEM_BIND *= core *(from SMA_BIND' <<<"$out" || fail "--env does not show SMA_BIND"
+grep -q 'Build configuration' <<<"$out" && fail "--env printed more than the table"
+
+err=$(SHMEM_SYMMETRIC_SIZE=20kk "$info" --env 2>&1)
+rc=$?
+[ $rc = 1 ] || fail "a bad SHMEM_SYMMETRIC_SIZE gave status $rc, not 1"
+grep -q "SHMEM_SYMMETRIC_SIZE='20kk' is invalid: expected" <<<"$err" ||
+    fail "bad value message: $err"
+
+"$info" --bogus >/dev/null 2>&1
+[ $? = 2 ] || fail "an unknown option is not a usage error"
+"$info" --help | grep -q -- --env-markdown || fail "--help does not list --env-markdown"
+
+if [ -f "$S/docs/env.md" ]; then
+    "$info" --env-markdown | diff -u "$S/docs/env.md" - ||
+        fail "docs/env.md is out of date: run make env-doc in the build directory"
+else
+    fail "docs/env.md is missing"
+fi
+
+[ $fails = 0 ] && echo "shmem_info: all checks passed"
+[ $fails = 0 ]

@@ -1,0 +1,232 @@
+/*
+ * The load/store hot path, inlined into the core's RMA, atomic and signal
+ * routines (src/core/rma.c, amo.c, signal.c) so that an on-node 8-byte put
+ * or fetch-add costs a few instructions and no indirect call.
+ *
+ * Memory model (see docs/architecture.md, "Ordering"):
+ *  - puts are plain stores, except that naturally aligned 1/2/4/8-byte puts
+ *    and gets are single relaxed atomic accesses, so that a PE polling a
+ *    flag written by shmem_long_p never sees a torn value;
+ *  - read-modify-write atomics are sequentially consistent (one locked
+ *    instruction on x86 either way); atomic fetch is an acquire load and
+ *    atomic set a release store;
+ *  - a signal is a release store or an atomic add after the data, so a PE
+ *    that observes it with an acquire load also observes the data;
+ *  - fence and quiet are release fences (local_ops.c, src/core/order.c).
+ */
+#ifndef SHMT_LOCAL_INLINE_H
+#define SHMT_LOCAL_INLINE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/core_api.h"
+#include "core/dtype.h"
+
+static inline int shmt_local_aligned(const void *p, size_t len)
+{
+    return ((uintptr_t)p & (len - 1)) == 0;
+}
+
+/* Copies len bytes to a peer's mapping (or from it: the same code). */
+static inline void shmt_local_copy(void *dst, const void *src, size_t len)
+{
+    switch (len) {
+    case 0: return;
+    case 8:
+        if (shmt_local_aligned(dst, 8) && shmt_local_aligned(src, 8)) {
+            __atomic_store_n(
+                (uint64_t *)dst,
+                __atomic_load_n((const uint64_t *)src, __ATOMIC_RELAXED),
+                __ATOMIC_RELAXED);
+            return;
+        }
+        break;
+    case 4:
+        if (shmt_local_aligned(dst, 4) && shmt_local_aligned(src, 4)) {
+            __atomic_store_n(
+                (uint32_t *)dst,
+                __atomic_load_n((const uint32_t *)src, __ATOMIC_RELAXED),
+                __ATOMIC_RELAXED);
+            return;
+        }
+        break;
+    case 2:
+        if (shmt_local_aligned(dst, 2) && shmt_local_aligned(src, 2)) {
+            __atomic_store_n(
+                (uint16_t *)dst,
+                __atomic_load_n((const uint16_t *)src, __ATOMIC_RELAXED),
+                __ATOMIC_RELAXED);
+            return;
+        }
+        break;
+    case 1:
+        __atomic_store_n(
+            (uint8_t *)dst,
+            __atomic_load_n((const uint8_t *)src, __ATOMIC_RELAXED),
+            __ATOMIC_RELAXED);
+        return;
+    default: break;
+    }
+    memcpy(dst, src, len);
+}
+
+/*
+ * One integer atomic of each width, returning the old value. Signedness does
+ * not matter for two's complement add/and/or/xor/swap/cswap, so the unsigned
+ * type of the width serves every integer dtype.
+ */
+#define SHMT_LOCAL_AMO_INT(BITS)                                               \
+    static inline uint##BITS##_t shmt_local_amo_u##BITS(                       \
+        uint##BITS##_t *p, shmi_amo_op_t op, uint##BITS##_t v,                 \
+        uint##BITS##_t cmp)                                                    \
+    {                                                                          \
+        switch (op) {                                                          \
+        case SHMI_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_ACQUIRE);      \
+        case SHMI_AMO_SET: __atomic_store_n(p, v, __ATOMIC_RELEASE); return 0; \
+        case SHMI_AMO_CSWAP:                                                   \
+            __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_SEQ_CST,       \
+                                        __ATOMIC_SEQ_CST);                     \
+            return cmp;                                                        \
+        case SHMI_AMO_SWAP:                                                    \
+            return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                \
+        case SHMI_AMO_FETCH_INC:                                               \
+        case SHMI_AMO_INC: return __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);  \
+        case SHMI_AMO_FETCH_ADD:                                               \
+        case SHMI_AMO_ADD: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);  \
+        case SHMI_AMO_FETCH_AND:                                               \
+        case SHMI_AMO_AND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);  \
+        case SHMI_AMO_FETCH_OR:                                                \
+        case SHMI_AMO_OR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);    \
+        case SHMI_AMO_FETCH_XOR:                                               \
+        case SHMI_AMO_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);  \
+        default: return 0;                                                     \
+        }                                                                      \
+    }
+SHMT_LOCAL_AMO_INT(8)
+SHMT_LOCAL_AMO_INT(16)
+SHMT_LOCAL_AMO_INT(32)
+SHMT_LOCAL_AMO_INT(64)
+#undef SHMT_LOCAL_AMO_INT
+
+/* One word of any AMO width; operands are copied in with their own size. */
+typedef union shmt_local_word {
+    uint64_t u64;
+    uint32_t u32;
+    uint16_t u16;
+    uint8_t u8;
+    double d;
+    float f;
+} shmt_local_word_t;
+
+/* Arithmetic on float/double words: a compare-and-swap loop on their bits.
+ * (The specification has no such AMO today; fetch/set/swap of float and
+ * double are bitwise and take the integer path.) */
+static inline shmt_local_word_t
+shmt_local_amo_fp(void *p, shmi_amo_op_t op, size_t size, shmt_local_word_t v)
+{
+    shmt_local_word_t old, nw;
+
+    if (op == SHMI_AMO_INC || op == SHMI_AMO_FETCH_INC) {
+        if (size == 4)
+            v.f = 1.0f;
+        else
+            v.d = 1.0;
+    }
+    if (size == 4) {
+        old.u32 = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
+        do {
+            nw.f = old.f + v.f;
+        } while (!__atomic_compare_exchange_n((uint32_t *)p, &old.u32, nw.u32,
+                                              1, __ATOMIC_SEQ_CST,
+                                              __ATOMIC_RELAXED));
+    } else {
+        old.u64 = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+        do {
+            nw.d = old.d + v.d;
+        } while (!__atomic_compare_exchange_n((uint64_t *)p, &old.u64, nw.u64,
+                                              1, __ATOMIC_SEQ_CST,
+                                              __ATOMIC_RELAXED));
+    }
+    return old;
+}
+
+static inline int shmt_local_amo_is_arith(shmi_amo_op_t op)
+{
+    return op == SHMI_AMO_ADD || op == SHMI_AMO_FETCH_ADD ||
+           op == SHMI_AMO_INC || op == SHMI_AMO_FETCH_INC;
+}
+
+/* Reads and writes of one operand of `size` bytes: constant-size copies,
+ * which compile to single moves (a variable-size memcpy is a library call
+ * on the hot path). */
+static inline shmt_local_word_t shmt_local_word_in(const void *src, size_t size)
+{
+    shmt_local_word_t w = {0};
+
+    if (src == NULL)
+        return w;
+    switch (size) {
+    case 8: memcpy(&w.u64, src, 8); break;
+    case 4: memcpy(&w.u32, src, 4); break;
+    case 2: memcpy(&w.u16, src, 2); break;
+    default: memcpy(&w.u8, src, 1); break;
+    }
+    return w;
+}
+
+static inline void shmt_local_word_out(void *dst, shmt_local_word_t w,
+                                       size_t size)
+{
+    if (dst == NULL)
+        return;
+    switch (size) {
+    case 8: memcpy(dst, &w.u64, 8); break;
+    case 4: memcpy(dst, &w.u32, 4); break;
+    case 2: memcpy(dst, &w.u16, 2); break;
+    default: memcpy(dst, &w.u8, 1); break;
+    }
+}
+
+/*
+ * Applies op to the word at p (a peer's mapping or our own memory), which
+ * the caller checked to be naturally aligned and of a size of 1, 2, 4 or 8.
+ * operand/compare/fetched as in shmi_amo (core_api.h); each points to one
+ * element of the dtype.
+ */
+static inline void shmt_local_amo_apply(void *p, shmi_amo_op_t op,
+                                        shmi_dtype_t dt, const void *operand,
+                                        const void *compare, void *fetched)
+{
+    size_t size = shmi_dtype_size(dt);
+    shmt_local_word_t v = shmt_local_word_in(operand, size);
+    shmt_local_word_t c = shmt_local_word_in(compare, size);
+    shmt_local_word_t old = {0};
+
+    if (shmi_dtype_kind(dt) == SHMI_DK_FLOAT && shmt_local_amo_is_arith(op))
+        old = shmt_local_amo_fp(p, op, size, v);
+    else if (size == 8)
+        old.u64 = shmt_local_amo_u64(p, op, v.u64, c.u64);
+    else if (size == 4)
+        old.u32 = shmt_local_amo_u32(p, op, v.u32, c.u32);
+    else if (size == 2)
+        old.u16 = shmt_local_amo_u16(p, op, v.u16, c.u16);
+    else
+        old.u8 = shmt_local_amo_u8(p, op, v.u8, c.u8);
+    shmt_local_word_out(fetched, old, size);
+}
+
+/* Data, then the signal: the release store (or the atomic add, a full
+ * barrier) keeps the signal from becoming visible before the data. */
+static inline void shmt_local_put_signal_apply(void *dst, const void *src,
+                                               size_t len, uint64_t *sig,
+                                               uint64_t signal, int sig_op)
+{
+    shmt_local_copy(dst, src, len);
+    if (sig_op == SHMEM_SIGNAL_ADD)
+        __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
+    else
+        __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+}
+
+#endif /* SHMT_LOCAL_INLINE_H */

@@ -1,0 +1,300 @@
+/*
+ * Fabric, domain and address vector; registration of the symmetric
+ * segments; the one-time exchange of endpoint names, bases and keys.
+ *
+ * Published per PE (shmi_boot_put):
+ *   "ofi.name": the target endpoint's name (shmt_ofi_name_t)
+ *   "ofi.segs": per segment its base, size and remote key (shmt_ofi_seg_t)
+ * Remote address of (pe, seg, off): remote base + off, where the remote base
+ * is the peer's virtual address with FI_MR_VIRT_ADDR and 0 without.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "core/state.h"
+#include "transports/ofi/ofi_internal.h"
+
+shmt_ofi_t shmt_ofi;
+
+#define SHMT_OFI_NAME_MAX 248
+
+typedef struct shmt_ofi_name {
+    uint64_t len;                      /* bytes of name used */
+    uint8_t name[SHMT_OFI_NAME_MAX];   /* fi_getname of the target endpoint */
+} shmt_ofi_name_t;
+
+typedef struct shmt_ofi_seg {
+    uint64_t base; /* virtual address of the segment on its PE */
+    uint64_t size; /* bytes; 0 when the PE has no such segment */
+    uint64_t key;  /* remote key of the target endpoint's registration */
+} shmt_ofi_seg_t;
+
+void shmt_ofi_log_fail(const char *call, int ret)
+{
+    SHMI_LOG(SHMI_LOG_ERROR, "ofi", "%s failed (provider %s): %s", call,
+             shmt_ofi.prov ? shmt_ofi.prov : "?", fi_strerror(-ret));
+}
+
+int shmt_ofi_mr_one(shmt_ep_t *ep, void *base, size_t size,
+                    shmt_ofi_mr_t *out)
+{
+    /* Temporary registrations may come from several threads. */
+    uint64_t key = (shmt_ofi.mr_mode & FI_MR_PROV_KEY)
+                       ? 0
+                       : __atomic_fetch_add(&shmt_ofi.next_key, 1,
+                                            __ATOMIC_RELAXED);
+    uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    struct fid_mr *mr;
+    int ret;
+
+    ret = fi_mr_reg(shmt_ofi.domain, base, size, access, 0, key, 0, &mr, NULL);
+    if (ret) {
+        shmt_ofi_log_fail("fi_mr_reg", ret);
+        return SHMI_EIO;
+    }
+    if (shmt_ofi.mr_mode & FI_MR_ENDPOINT) {
+        ret = fi_mr_bind(mr, &ep->ep->fid, 0);
+        if (ret) {
+            shmt_ofi_log_fail("fi_mr_bind", ret);
+            goto close_mr;
+        }
+        ret = fi_mr_enable(mr);
+        if (ret) {
+            shmt_ofi_log_fail("fi_mr_enable", ret);
+            goto close_mr;
+        }
+    }
+    out->mr = mr;
+    out->key = fi_mr_key(mr);
+    out->desc = (shmt_ofi.mr_mode & FI_MR_LOCAL) ? fi_mr_desc(mr) : NULL;
+    return 0;
+close_mr:
+    fi_close(&mr->fid);
+    return SHMI_EIO;
+}
+
+int shmt_ofi_mr_register(shmt_ep_t *ep, shmt_ofi_mr_t mr[SHMI_SEG_COUNT])
+{
+    memset(mr, 0, sizeof(shmt_ofi_mr_t) * SHMI_SEG_COUNT);
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        shmi_seg_t *seg = &shmi_state.seg[s];
+        int ret;
+
+        /* The device heap needs FI_HMEM registration (not yet). */
+        if (s == SHMI_SEG_DEVICE || !seg->base || seg->size == 0)
+            continue;
+        ret = shmt_ofi_mr_one(ep, seg->base, seg->size, &mr[s]);
+        if (ret) {
+            shmt_ofi_mr_release(mr);
+            return ret;
+        }
+    }
+    return 0;
+}
+
+void shmt_ofi_mr_release(shmt_ofi_mr_t mr[SHMI_SEG_COUNT])
+{
+    for (int s = SHMI_SEG_COUNT - 1; s >= 0; s--) {
+        if (mr[s].mr)
+            fi_close(&mr[s].mr->fid);
+        mr[s].mr = NULL;
+    }
+}
+
+void *shmt_ofi_local_desc(shmt_ep_t *ep, const void *buf, size_t len)
+{
+    uintptr_t a = (uintptr_t)buf;
+
+    if (!(shmt_ofi.mr_mode & FI_MR_LOCAL))
+        return NULL;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        uintptr_t base = (uintptr_t)shmi_state.seg[s].base;
+        size_t size = shmi_state.seg[s].size;
+
+        if (ep->mr[s].mr && a >= base && a - base <= size &&
+            len <= size - (a - base))
+            return ep->mr[s].desc;
+    }
+    return NULL;
+}
+
+static int shmt_ofi_open_domain(void)
+{
+    struct fi_av_attr av_attr = {0};
+    int ret;
+
+    ret = fi_fabric(shmt_ofi.info->fabric_attr, &shmt_ofi.fabric, NULL);
+    if (ret) {
+        shmt_ofi_log_fail("fi_fabric", ret);
+        return SHMI_EIO;
+    }
+    ret = fi_domain(shmt_ofi.fabric, shmt_ofi.info, &shmt_ofi.domain, NULL);
+    if (ret) {
+        shmt_ofi_log_fail("fi_domain", ret);
+        return SHMI_EIO;
+    }
+    av_attr.type = shmt_ofi.info->domain_attr->av_type == FI_AV_UNSPEC
+                       ? FI_AV_TABLE
+                       : shmt_ofi.info->domain_attr->av_type;
+    av_attr.count = (size_t)shmi_state.boot.size;
+    ret = fi_av_open(shmt_ofi.domain, &av_attr, &shmt_ofi.av, NULL);
+    if (ret) {
+        shmt_ofi_log_fail("fi_av_open", ret);
+        return SHMI_EIO;
+    }
+    return 0;
+}
+
+static int shmt_ofi_publish(void)
+{
+    shmt_ofi_name_t name = {0};
+    shmt_ofi_seg_t segs[SHMI_SEG_COUNT] = {{0}};
+    size_t len = sizeof(name.name);
+    int ret;
+
+    ret = fi_getname(&shmt_ofi.target->ep->fid, name.name, &len);
+    if (ret) {
+        shmt_ofi_log_fail("fi_getname", ret);
+        return SHMI_EIO;
+    }
+    name.len = len;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        if (!shmt_ofi.target->mr[s].mr)
+            continue;
+        segs[s].base = (uint64_t)(uintptr_t)shmi_state.seg[s].base;
+        segs[s].size = shmi_state.seg[s].size;
+        segs[s].key = shmt_ofi.target->mr[s].key;
+    }
+    ret = shmi_boot_put("ofi.name", &name, sizeof(name));
+    if (ret == 0)
+        ret = shmi_boot_put("ofi.segs", segs, sizeof(segs));
+    return ret;
+}
+
+int shmt_ofi_init(void)
+{
+    int ret;
+
+    memset(&shmt_ofi, 0, sizeof(shmt_ofi));
+    pthread_mutex_init(&shmt_ofi.eps_lock, NULL);
+    shmt_ofi.npes = shmi_state.boot.size;
+    shmt_ofi.next_key = 1;
+    ret = shmt_ofi_provider_choose();
+    if (ret)
+        return ret;
+    ret = shmt_ofi_open_domain();
+    if (ret)
+        goto fail;
+    if (!(shmt_ofi.mr_mode & FI_MR_ENDPOINT)) {
+        ret = shmt_ofi_mr_register(NULL, shmt_ofi.mr);
+        if (ret)
+            goto fail;
+    }
+    ret = shmt_ofi_ep_open(&shmt_ofi.target);
+    if (ret)
+        goto fail;
+    ret = shmt_ofi_amo_init();
+    if (ret)
+        goto fail;
+    ret = shmt_ofi_publish();
+    if (ret)
+        goto fail;
+    return 0;
+fail:
+    shmt_ofi_finalize();
+    return ret;
+}
+
+static int shmt_ofi_alloc_tables(void)
+{
+    size_t n = (size_t)shmt_ofi.npes;
+
+    shmt_ofi.addr = calloc(n, sizeof(fi_addr_t));
+    if (!shmt_ofi.addr)
+        return SHMI_ENOMEM;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        shmt_ofi.rkey[s] = calloc(n, sizeof(uint64_t));
+        shmt_ofi.rbase[s] = calloc(n, sizeof(uint64_t));
+        shmt_ofi.rsize[s] = calloc(n, sizeof(uint64_t));
+        if (!shmt_ofi.rkey[s] || !shmt_ofi.rbase[s] || !shmt_ofi.rsize[s])
+            return SHMI_ENOMEM;
+    }
+    return 0;
+}
+
+static int shmt_ofi_connect_pe(int pe)
+{
+    shmt_ofi_name_t name;
+    shmt_ofi_seg_t segs[SHMI_SEG_COUNT];
+    int ret;
+
+    ret = shmi_boot_get(pe, "ofi.name", &name, sizeof(name));
+    if (ret == 0)
+        ret = shmi_boot_get(pe, "ofi.segs", segs, sizeof(segs));
+    if (ret)
+        return ret;
+    ret = fi_av_insert(shmt_ofi.av, name.name, 1, &shmt_ofi.addr[pe], 0, NULL);
+    if (ret != 1) {
+        shmt_ofi_log_fail("fi_av_insert", ret < 0 ? ret : -FI_EINVAL);
+        return SHMI_EIO;
+    }
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        shmt_ofi.rkey[s][pe] = segs[s].key;
+        shmt_ofi.rsize[s][pe] = segs[s].size;
+        shmt_ofi.rbase[s][pe] =
+            (shmt_ofi.mr_mode & FI_MR_VIRT_ADDR) ? segs[s].base : 0;
+    }
+    return 0;
+}
+
+int shmt_ofi_connect(void)
+{
+    int ret = shmt_ofi_alloc_tables();
+
+    if (ret)
+        return ret;
+    for (int pe = 0; pe < shmt_ofi.npes && ret == 0; pe++)
+        ret = shmt_ofi_connect_pe(pe);
+    if (ret == 0)
+        shmt_ofi.connected = 1;
+    return ret;
+}
+
+int shmt_ofi_reachable(int pe, shmi_seg_id_t seg)
+{
+    if (!shmt_ofi.connected || pe < 0 || pe >= shmt_ofi.npes ||
+        seg >= SHMI_SEG_COUNT || shmt_ofi.rsize[seg][pe] == 0)
+        return 0;
+    /* shm reaches only the PEs of this node. */
+    if (strcmp(shmt_ofi.prov, "shm") == 0 && shmi_state.boot.node_of_pe &&
+        shmi_state.boot.node_of_pe[pe] != shmi_state.boot.node_id)
+        return 0;
+    return 1;
+}
+
+void shmt_ofi_finalize(void)
+{
+    while (shmt_ofi.eps)
+        shmt_ofi_ep_close(shmt_ofi.eps);
+    shmt_ofi.target = NULL;
+    shmt_ofi_mr_release(shmt_ofi.mr);
+    if (shmt_ofi.av)
+        fi_close(&shmt_ofi.av->fid);
+    if (shmt_ofi.domain)
+        fi_close(&shmt_ofi.domain->fid);
+    if (shmt_ofi.fabric)
+        fi_close(&shmt_ofi.fabric->fid);
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        free(shmt_ofi.rkey[s]);
+        free(shmt_ofi.rbase[s]);
+        free(shmt_ofi.rsize[s]);
+    }
+    free(shmt_ofi.addr);
+    if (shmt_ofi.info)
+        fi_freeinfo(shmt_ofi.info);
+    pthread_mutex_destroy(&shmt_ofi.eps_lock);
+    memset(&shmt_ofi, 0, sizeof(shmt_ofi));
+}

@@ -1,0 +1,201 @@
+/*
+ * The libfabric transport's private state, shared by the files of
+ * transports/ofi/ (one concept per file):
+ *   ofi_provider.c  which provider and what to ask of it (fi_getinfo)
+ *   ofi_domain.c    fabric, domain, address vector, segment registration,
+ *                   address/key exchange (init, connect, finalize)
+ *   ofi_ep.c        endpoints with their counters and completion queue
+ *   ofi_progress.c  manual progress, waiting for counters, back-off
+ *   ofi_rma.c       put and get (chunking, inject, local descriptors)
+ *   ofi_amo.c       atomics (datatype/op mapping, emulation)
+ *   ofi_signal.c    put-with-signal, fence, quiet
+ *   ofi_ops.c       the shmt_ofi_ops table
+ *
+ * Completion model (DESIGN.md decision 5): every operation is posted with
+ * FI_DELIVERY_COMPLETE and without FI_COMPLETION, so it produces no CQ entry
+ * on success and is counted by the initiator's counters only: wcntr counts
+ * puts and non-fetching atomics, rcntr gets and fetching atomics. Quiet waits
+ * until each counter (successes + errors) reaches what was issued. The CQ
+ * only carries errors. Remote counters are never used (ofi_rxm has none).
+ *
+ * Threads: the domain is opened FI_THREAD_SAFE. The core serialises calls
+ * per endpoint only; at SHMEM_THREAD_MULTIPLE contexts on different threads
+ * use their endpoints concurrently while any thread may run progress() on
+ * the target endpoint, which FI_THREAD_DOMAIN forbids. The thread level is
+ * not known yet when init() runs (shmem_init sets it after the transports),
+ * so the domain is thread-safe for every program; the provider's locks are
+ * uncontended and cheap in single-threaded ones. The endpoint list is
+ * guarded by eps_lock (ep_create may run while another thread progresses).
+ */
+#ifndef SHMT_OFI_INTERNAL_H
+#define SHMT_OFI_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include "core/error.h"
+#include "transports/transport.h"
+
+/* The libfabric API version Weft is written against. */
+#define SHMT_OFI_FI_VERSION FI_VERSION(1, 17)
+
+/* Slots for the operands of non-blocking fetching atomics: the caller's
+ * operand may live on its stack, so it is copied here until quiet. */
+#define SHMT_OFI_AMO_SLOTS 64
+
+/* One registered segment as seen by one endpoint (or the whole domain). */
+typedef struct shmt_ofi_mr {
+    struct fid_mr *mr; /* NULL when the segment does not exist */
+    void *desc;        /* local descriptor (FI_MR_LOCAL), else NULL */
+    uint64_t key;      /* remote key peers use */
+} shmt_ofi_mr_t;
+
+/* Operand storage of one in-flight non-blocking fetching atomic. */
+typedef struct shmt_ofi_amo_slot {
+    uint64_t operand; /* up to 8 bytes */
+    uint64_t compare;
+    uint64_t result;  /* used when results need a local descriptor */
+} shmt_ofi_amo_slot_t;
+
+struct shmt_ep {
+    struct fid_ep *ep;
+    struct fid_cq *cq;      /* errors only (FI_SELECTIVE_COMPLETION) */
+    struct fid_cntr *wcntr; /* completed puts and non-fetching atomics */
+    struct fid_cntr *rcntr; /* completed gets and fetching atomics */
+    uint64_t w_issued;      /* operations issued that count on wcntr */
+    uint64_t r_issued;      /* operations issued that count on rcntr */
+    uint64_t cq_errs;       /* error entries read from cq */
+    uint64_t errs_reported; /* failures already turned into SHMI_EIO */
+    int id;                 /* 0: the target endpoint whose name peers hold */
+    int in_use;             /* handed out by ep_create */
+    /* Per-endpoint registrations (FI_MR_ENDPOINT); else copies of the
+     * domain-wide ones. */
+    shmt_ofi_mr_t mr[SHMI_SEG_COUNT];
+    shmt_ofi_amo_slot_t *amo_slots; /* SHMT_OFI_AMO_SLOTS, lazily */
+    shmt_ofi_mr_t amo_mr;            /* amo_slots' registration (FI_MR_LOCAL) */
+    unsigned amo_next;               /* next free slot since last quiet */
+    struct shmt_ep *next;            /* list of every endpoint */
+};
+
+/* What the provider returned and obeys; set by shmt_ofi_provider_choose. */
+typedef struct shmt_ofi {
+    struct fi_info *info;  /* the chosen entry (owned; fi_freeinfo) */
+    const char *prov;      /* info->fabric_attr->prov_name */
+    uint64_t mr_mode;      /* FI_MR_* bits the provider requires */
+    size_t max_msg;        /* chunk size for put/get */
+    size_t inject_size;    /* largest FI_INJECT write */
+    int thread_safe;       /* the provider granted FI_THREAD_SAFE */
+    int amo_as_fetch;      /* quirk: post non-fetching atomics as fetching
+                              ones (see ofi_amo.c) */
+
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+
+    shmt_ofi_mr_t mr[SHMI_SEG_COUNT]; /* domain-wide (no FI_MR_ENDPOINT) */
+    uint64_t next_key;                /* requested keys (no FI_MR_PROV_KEY) */
+
+    int npes;
+    fi_addr_t *addr;                   /* [npes] */
+    uint64_t *rkey[SHMI_SEG_COUNT];    /* [npes] remote keys */
+    uint64_t *rbase[SHMI_SEG_COUNT];   /* [npes] remote bases (0 w/o VIRT_ADDR) */
+    uint64_t *rsize[SHMI_SEG_COUNT];   /* [npes] segment sizes (0: none) */
+    int connected;                     /* connect() completed */
+
+    shmt_ep_t *target; /* endpoint 0: the one peers address */
+    shmt_ep_t *eps;    /* every endpoint (guarded by eps_lock) */
+    pthread_mutex_t eps_lock;
+    int next_ep_id;
+} shmt_ofi_t;
+
+extern shmt_ofi_t shmt_ofi;
+
+/* ---- ofi_provider.c ---- */
+/* Chooses the provider (SHMEM_OFI_PROVIDER, FI_PROVIDER, preference) and
+ * fills shmt_ofi.info and the limits; SHMI_EINVAL on a bad variable,
+ * SHMI_ENODEV when nothing usable is there. */
+int shmt_ofi_provider_choose(void);
+
+/* ---- ofi_domain.c ---- */
+int shmt_ofi_init(void);
+int shmt_ofi_connect(void);
+void shmt_ofi_finalize(void);
+int shmt_ofi_reachable(int pe, shmi_seg_id_t seg);
+/* Registers every existing segment for ep (FI_MR_ENDPOINT) or the domain
+ * (ep == NULL); fills mr[]. */
+int shmt_ofi_mr_register(shmt_ep_t *ep, shmt_ofi_mr_t mr[SHMI_SEG_COUNT]);
+void shmt_ofi_mr_release(shmt_ofi_mr_t mr[SHMI_SEG_COUNT]);
+/* Registers [base, base+size) for ep (bound to it with FI_MR_ENDPOINT). */
+int shmt_ofi_mr_one(shmt_ep_t *ep, void *base, size_t size,
+                    shmt_ofi_mr_t *out);
+/* Local descriptor for [buf, buf+len) on ep, or NULL when none applies. */
+void *shmt_ofi_local_desc(shmt_ep_t *ep, const void *buf, size_t len);
+/* Remote address of (pe, seg, off) as the provider wants it. */
+static inline uint64_t shmt_ofi_raddr(int pe, shmi_seg_id_t seg, size_t off)
+{
+    return shmt_ofi.rbase[seg][pe] + (uint64_t)off;
+}
+
+/* ---- ofi_ep.c ---- */
+int shmt_ofi_ep_open(shmt_ep_t **out);
+void shmt_ofi_ep_close(shmt_ep_t *ep);
+int shmt_ofi_ep_create(long options, shmt_ep_t **ep);
+void shmt_ofi_ep_destroy(shmt_ep_t *ep);
+
+/* ---- ofi_progress.c ---- */
+void shmt_ofi_progress(void);
+/* Drives progress on ep (and the target endpoint). */
+void shmt_ofi_ep_progress(shmt_ep_t *ep);
+/* Waits until ep's counters reach what was issued (w: writes, r: reads).
+ * SHMI_EIO when an operation failed. */
+int shmt_ofi_wait_writes(shmt_ep_t *ep);
+int shmt_ofi_wait_reads(shmt_ep_t *ep);
+
+/* Back-off for waiting loops: spins first, then yields, then sleeps. */
+typedef struct shmt_ofi_backoff {
+    unsigned polls;
+} shmt_ofi_backoff_t;
+void shmt_ofi_backoff(shmt_ofi_backoff_t *b);
+
+/* Posts with `post` until it stops returning -FI_EAGAIN, progressing ep
+ * between attempts. Logs and maps a failure to SHMI_EIO. */
+typedef ssize_t (*shmt_ofi_post_fn)(shmt_ep_t *ep, void *arg);
+int shmt_ofi_post(shmt_ep_t *ep, const char *call, shmt_ofi_post_fn post,
+                  void *arg);
+
+/* Logs a failed libfabric call with the provider and fi_strerror. */
+void shmt_ofi_log_fail(const char *call, int ret);
+
+/* ---- ofi_rma.c ---- */
+int shmt_ofi_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                 const void *src, size_t len, int nbi);
+int shmt_ofi_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                 void *dst, size_t len, int nbi);
+
+/* ---- ofi_amo.c ---- */
+/* Queries which atomics the provider has (on the target endpoint). */
+int shmt_ofi_amo_init(void);
+/* Forgets every atomic but compare-swap, so that all others are emulated
+ * (tests of the emulation; call after init). */
+void shmt_ofi_amo_only_cswap(void);
+int shmt_ofi_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                 shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
+                 const void *compare, void *fetched, int nbi);
+
+/* ---- ofi_signal.c ---- */
+int shmt_ofi_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                        const void *src, size_t len, shmi_seg_id_t sig_seg,
+                        size_t sig_off, uint64_t signal, int sig_op, int nbi);
+int shmt_ofi_fence(shmt_ep_t *ep);
+int shmt_ofi_quiet(shmt_ep_t *ep, int pe);
+
+#endif /* SHMT_OFI_INTERNAL_H */

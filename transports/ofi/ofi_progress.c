@@ -1,0 +1,180 @@
+/*
+ * Manual progress and waiting.
+ *
+ * Weft asks for FI_PROGRESS_MANUAL and runs no progress thread (DESIGN.md
+ * decision 11): providers that emulate RMA or atomics in software at the
+ * target (shm, tcp;ofi_rxm, sockets) apply a peer's operation only when this
+ * process reads a CQ or counter of the endpoint it arrived on. Peers address
+ * only the target endpoint, so progress() always reads its CQ; endpoints of
+ * other contexts are read only while they have operations in flight.
+ */
+#include "config.h"
+
+#include <sched.h>
+#include <time.h>
+
+#include "transports/ofi/ofi_internal.h"
+
+/* Polls before yielding, yields before sleeping; longest sleep in ns. */
+#define SHMT_OFI_SPIN_POLLS 64u
+#define SHMT_OFI_YIELD_POLLS 512u
+#define SHMT_OFI_MAX_SLEEP_NS 50000L
+/* A wait this long is reported once (seconds). */
+#define SHMT_OFI_STUCK_SECS 30
+
+void shmt_ofi_backoff(shmt_ofi_backoff_t *b)
+{
+    unsigned n = b->polls++;
+
+    if (n < SHMT_OFI_SPIN_POLLS)
+        return;
+    if (n < SHMT_OFI_YIELD_POLLS) {
+        sched_yield();
+        return;
+    }
+    /* Grows from 1 us to the cap as the wait goes on. */
+    long ns = 1000L * (long)((n - SHMT_OFI_YIELD_POLLS) / 64 + 1);
+    struct timespec ts = {0, ns < SHMT_OFI_MAX_SLEEP_NS ? ns
+                                                        : SHMT_OFI_MAX_SLEEP_NS};
+    nanosleep(&ts, NULL);
+}
+
+/* Reads ep's CQ: drives the provider's progress and reports errors (the CQ
+ * receives nothing else). Returns 1 when an error entry was found. */
+static int shmt_ofi_cq_poll(shmt_ep_t *ep)
+{
+    struct fi_cq_entry entry[4];
+    struct fi_cq_err_entry err = {0};
+    ssize_t n = fi_cq_read(ep->cq, entry, 4);
+
+    if (n != -FI_EAVAIL)
+        return 0;
+    if (fi_cq_readerr(ep->cq, &err, 0) > 0) {
+        /* progress() may read another thread's endpoint */
+        __atomic_fetch_add(&ep->cq_errs, 1, __ATOMIC_RELAXED);
+        SHMI_LOG(SHMI_LOG_ERROR, "ofi",
+                 "operation failed (provider %s): %s (%s)", shmt_ofi.prov,
+                 fi_strerror(err.err),
+                 fi_cq_strerror(ep->cq, err.prov_errno, err.err_data, NULL, 0));
+        return 1;
+    }
+    return 0;
+}
+
+void shmt_ofi_ep_progress(shmt_ep_t *ep)
+{
+    (void)shmt_ofi_cq_poll(ep);
+    if (ep != shmt_ofi.target && shmt_ofi.target)
+        (void)shmt_ofi_cq_poll(shmt_ofi.target);
+}
+
+void shmt_ofi_progress(void)
+{
+    if (!shmt_ofi.target)
+        return;
+    (void)shmt_ofi_cq_poll(shmt_ofi.target);
+    /* Other contexts' operations in flight move on too (a provider may need
+     * the initiator's progress to finish them); skipped while an endpoint
+     * is being created or destroyed. Their owners' counts are not read
+     * here: another thread may be updating them. */
+    if (pthread_mutex_trylock(&shmt_ofi.eps_lock) != 0)
+        return;
+    for (shmt_ep_t *ep = shmt_ofi.eps; ep; ep = ep->next)
+        if (ep != shmt_ofi.target)
+            (void)shmt_ofi_cq_poll(ep);
+    pthread_mutex_unlock(&shmt_ofi.eps_lock);
+}
+
+/*
+ * Failures. A provider reports a failed operation as an error entry on the
+ * CQ, as an error count on the counter, or both, in either order
+ * (tcp;ofi_rxm: the CQ entry first, the count later). The failures known
+ * are the larger of the two numbers; CQ errors the counters do not show
+ * (yet) count as completed, so that a wait cannot hang on them.
+ */
+static uint64_t shmt_ofi_cntr_errs(shmt_ep_t *ep)
+{
+    return fi_cntr_readerr(ep->wcntr) + fi_cntr_readerr(ep->rcntr);
+}
+
+static uint64_t shmt_ofi_errs_known(shmt_ep_t *ep)
+{
+    uint64_t e = shmt_ofi_cntr_errs(ep);
+    uint64_t c = __atomic_load_n(&ep->cq_errs, __ATOMIC_RELAXED);
+
+    return e > c ? e : c;
+}
+
+static uint64_t shmt_ofi_completed(shmt_ep_t *ep, struct fid_cntr *cntr)
+{
+    uint64_t e = shmt_ofi_cntr_errs(ep);
+    uint64_t c = __atomic_load_n(&ep->cq_errs, __ATOMIC_RELAXED);
+    uint64_t uncounted = c > e ? c - e : 0;
+
+    return fi_cntr_read(cntr) + fi_cntr_readerr(cntr) + uncounted;
+}
+
+/* Waits until cntr's completions reach *issued; ends early with SHMI_EIO
+ * at a new failure (the core treats a fabric error as fatal). */
+static int shmt_ofi_wait_cntr(shmt_ep_t *ep, struct fid_cntr *cntr,
+                              const uint64_t *issued)
+{
+    shmt_ofi_backoff_t b = {0};
+    uint64_t last = 0, done, known;
+    time_t start = 0;
+    int warned = 0;
+
+    while ((done = shmt_ofi_completed(ep, cntr)) < *issued &&
+           shmt_ofi_errs_known(ep) == ep->errs_reported) {
+        shmt_ofi_ep_progress(ep);
+        if (done != last) {
+            last = done;
+            b.polls = 0;
+        }
+        shmt_ofi_backoff(&b);
+        if (b.polls == SHMT_OFI_YIELD_POLLS)
+            start = time(NULL);
+        if (!warned && start && time(NULL) - start > SHMT_OFI_STUCK_SECS) {
+            SHMI_LOG(SHMI_LOG_WARN, "ofi",
+                     "still waiting for %llu of %llu operations (provider "
+                     "%s): is a peer not progressing?",
+                     (unsigned long long)(*issued - done),
+                     (unsigned long long)*issued, shmt_ofi.prov);
+            warned = 1;
+        }
+    }
+    known = shmt_ofi_errs_known(ep);
+    if (known == ep->errs_reported)
+        return 0;
+    SHMI_LOG(SHMI_LOG_ERROR, "ofi", "%llu operation(s) failed (provider %s)",
+             (unsigned long long)(known - ep->errs_reported), shmt_ofi.prov);
+    ep->errs_reported = known;
+    return SHMI_EIO;
+}
+
+int shmt_ofi_wait_writes(shmt_ep_t *ep)
+{
+    return shmt_ofi_wait_cntr(ep, ep->wcntr, &ep->w_issued);
+}
+
+int shmt_ofi_wait_reads(shmt_ep_t *ep)
+{
+    return shmt_ofi_wait_cntr(ep, ep->rcntr, &ep->r_issued);
+}
+
+int shmt_ofi_post(shmt_ep_t *ep, const char *call, shmt_ofi_post_fn post,
+                  void *arg)
+{
+    shmt_ofi_backoff_t b = {0};
+    ssize_t ret;
+
+    while ((ret = post(ep, arg)) == -FI_EAGAIN) {
+        shmt_ofi_ep_progress(ep);
+        shmt_ofi_backoff(&b);
+    }
+    if (ret < 0) {
+        shmt_ofi_log_fail(call, (int)ret);
+        return SHMI_EIO;
+    }
+    return 0;
+}

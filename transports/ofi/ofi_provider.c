@@ -1,0 +1,217 @@
+/*
+ * Which libfabric provider Weft uses, and what it asks of it.
+ *
+ * Order (DESIGN.md decision 5): SHMEM_OFI_PROVIDER, else libfabric's own
+ * FI_PROVIDER (fi_getinfo filters by it), else by preference: cxi, shm when
+ * every PE is on one node, tcp;ofi_rxm, sockets, then whatever else offers
+ * what we need. The hints ask for every MR mode bit the code obeys; the rest
+ * of the transport reads what came back in shmt_ofi.mr_mode.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/env.h"
+#include "core/state.h"
+#include "transports/ofi/ofi_internal.h"
+
+/* Providers in order of preference; "shm" only for single-node jobs. */
+static const char *const shmt_ofi_preference[] = {
+    "cxi", "shm", "tcp;ofi_rxm", "sockets",
+};
+
+static struct fi_info *shmt_ofi_hints(const char *prov)
+{
+    struct fi_info *h = fi_allocinfo();
+
+    if (!h)
+        return NULL;
+    h->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ |
+              FI_REMOTE_WRITE;
+    h->mode = 0; /* we pass no per-operation contexts */
+    h->addr_format = FI_FORMAT_UNSPEC;
+    h->ep_attr->type = FI_EP_RDM;
+    h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
+                              FI_MR_ALLOCATED | FI_MR_PROV_KEY |
+                              FI_MR_ENDPOINT;
+    h->domain_attr->threading = FI_THREAD_SAFE; /* see ofi_internal.h */
+    h->domain_attr->data_progress = FI_PROGRESS_MANUAL;
+    h->domain_attr->av_type = FI_AV_TABLE;
+    h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    if (prov && prov[0]) {
+        h->fabric_attr->prov_name = strdup(prov);
+        if (!h->fabric_attr->prov_name)
+            goto fail;
+    }
+    if (shmi_env.OFI_DOMAIN[0]) {
+        h->domain_attr->name = strdup(shmi_env.OFI_DOMAIN);
+        if (!h->domain_attr->name)
+            goto fail;
+    }
+    return h;
+fail:
+    fi_freeinfo(h);
+    return NULL;
+}
+
+/* Writes the distinct provider names libfabric offers (for any endpoint
+ * type) into buf, comma separated. */
+static void shmt_ofi_list_providers(char *buf, size_t len)
+{
+    struct fi_info *list = NULL;
+    size_t used = 0;
+
+    buf[0] = '\0';
+    if (fi_getinfo(SHMT_OFI_FI_VERSION, NULL, NULL, 0, NULL, &list) != 0) {
+        snprintf(buf, len, "(none)");
+        return;
+    }
+    for (struct fi_info *i = list; i; i = i->next) {
+        const char *name = i->fabric_attr->prov_name;
+        int seen = 0;
+
+        for (struct fi_info *j = list; j != i; j = j->next)
+            seen |= strcmp(j->fabric_attr->prov_name, name) == 0;
+        if (seen || used + strlen(name) + 3 > len)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 used ? ", " : "", name);
+    }
+    fi_freeinfo(list);
+}
+
+/* Rank of a provider name in the preference list (lower is better); -1 when
+ * it must not be used here. */
+static int shmt_ofi_rank(const char *name)
+{
+    size_t n = sizeof(shmt_ofi_preference) / sizeof(shmt_ofi_preference[0]);
+
+    for (size_t r = 0; r < n; r++) {
+        if (strcmp(name, shmt_ofi_preference[r]) != 0)
+            continue;
+        if (strcmp(name, "shm") == 0 && shmi_state.boot.n_nodes > 1)
+            return -1;
+        return (int)r;
+    }
+    /* shm reaches only this node; anything else unknown comes last. */
+    if (strcmp(name, "shm") == 0)
+        return -1;
+    return (int)n;
+}
+
+static struct fi_info *shmt_ofi_pick(struct fi_info *list)
+{
+    struct fi_info *best = NULL;
+    int best_rank = 0;
+
+    for (struct fi_info *i = list; i; i = i->next) {
+        int r = shmt_ofi_rank(i->fabric_attr->prov_name);
+
+        if (r >= 0 && (!best || r < best_rank)) {
+            best = i;
+            best_rank = r;
+        }
+    }
+    return best;
+}
+
+/* On one node, tcp and sockets would otherwise pick the first interface
+ * (eth0): prefer loopback unless the user chose. */
+static void shmt_ofi_prefer_loopback(void)
+{
+    if (shmi_state.boot.n_nodes != 1)
+        return;
+    setenv("FI_TCP_IFACE", "lo", 0);
+    setenv("FI_SOCKETS_IFACE", "lo", 0);
+}
+
+static void shmt_ofi_take(struct fi_info *chosen)
+{
+    struct fi_info *info = fi_dupinfo(chosen);
+
+    shmt_ofi.info = info;
+    if (!info)
+        return;
+    shmt_ofi.prov = info->fabric_attr->prov_name;
+    shmt_ofi.mr_mode = (uint64_t)info->domain_attr->mr_mode;
+    shmt_ofi.max_msg = info->ep_attr->max_msg_size;
+    if (shmi_env.OFI_MAX_MSG_SIZE &&
+        shmi_env.OFI_MAX_MSG_SIZE < shmt_ofi.max_msg)
+        shmt_ofi.max_msg = shmi_env.OFI_MAX_MSG_SIZE;
+    if (shmt_ofi.max_msg == 0)
+        shmt_ofi.max_msg = 1;
+    shmt_ofi.inject_size = info->tx_attr->inject_size;
+    shmt_ofi.thread_safe = info->domain_attr->threading == FI_THREAD_SAFE;
+    /* shm (1.17 at least) corrupts its inject buffers once a non-fetching
+     * atomic carries FI_DELIVERY_COMPLETE: fetching atomics in flight
+     * afterwards share buffers, return wrong values and apply wrong
+     * operands (seen with plain libfabric calls: one such fi_atomicmsg,
+     * then several fi_fetch_atomicmsg in flight on one endpoint). */
+    shmt_ofi.amo_as_fetch = strcmp(shmt_ofi.prov, "shm") == 0;
+}
+
+static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)
+{
+    struct fi_info *hints = shmt_ofi_hints(prov);
+    int ret;
+
+    if (!hints)
+        return -FI_ENOMEM;
+    ret = fi_getinfo(SHMT_OFI_FI_VERSION, NULL, NULL, 0, hints, list);
+    fi_freeinfo(hints);
+    return ret;
+}
+
+int shmt_ofi_provider_choose(void)
+{
+    const char *want = shmi_env.OFI_PROVIDER;
+    struct fi_info *list = NULL, *chosen;
+    char found[256];
+    int ret;
+
+    shmt_ofi_prefer_loopback();
+    ret = shmt_ofi_getinfo(want, &list);
+    if (ret != 0 && want[0]) {
+        shmt_ofi_list_providers(found, sizeof(found));
+        SHMI_LOG(SHMI_LOG_ERROR, "ofi",
+                 "SHMEM_OFI_PROVIDER=%s: no usable libfabric provider of that "
+                 "name (fi_getinfo: %s; Weft needs RDM endpoints with RMA and "
+                 "atomics); providers found: %s",
+                 want, fi_strerror(-ret), found);
+        return SHMI_EINVAL;
+    }
+    if (ret != 0) {
+        shmt_ofi_list_providers(found, sizeof(found));
+        SHMI_LOG(SHMI_LOG_WARN, "ofi",
+                 "no libfabric provider offers RDM endpoints with RMA and "
+                 "atomics%s%s (fi_getinfo: %s); providers found: %s",
+                 getenv("FI_PROVIDER") ? " with FI_PROVIDER=" : "",
+                 getenv("FI_PROVIDER") ? getenv("FI_PROVIDER") : "",
+                 fi_strerror(-ret), found);
+        return SHMI_ENODEV;
+    }
+    /* An explicit choice (ours or FI_PROVIDER) is taken as libfabric
+     * ordered it; otherwise ours. */
+    chosen = (want[0] || getenv("FI_PROVIDER")) ? list : shmt_ofi_pick(list);
+    if (!chosen) {
+        SHMI_LOG(SHMI_LOG_WARN, "ofi",
+                 "only single-node libfabric providers found for a %d-node "
+                 "job", shmi_state.boot.n_nodes);
+        fi_freeinfo(list);
+        return SHMI_ENODEV;
+    }
+    shmt_ofi_take(chosen);
+    fi_freeinfo(list);
+    if (!shmt_ofi.info)
+        return SHMI_ENOMEM;
+    SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
+             "provider %s, domain %s, mr_mode 0x%llx, max_msg %zu, inject %zu, "
+             "%s",
+             shmt_ofi.prov, shmt_ofi.info->domain_attr->name,
+             (unsigned long long)shmt_ofi.mr_mode, shmt_ofi.max_msg,
+             shmt_ofi.inject_size,
+             shmt_ofi.thread_safe ? "thread-safe" : "thread-safe NOT granted");
+    return 0;
+}

@@ -1,0 +1,158 @@
+/*
+ * put and get over fi_writemsg/fi_readmsg.
+ *
+ * Every write carries FI_DELIVERY_COMPLETE, so the write counter counts a
+ * put only once the target holds the data (quiet = counters reach what was
+ * issued). Writes of at most inject_size bytes also carry FI_INJECT: the
+ * source is copied before the call returns, which makes a small blocking put
+ * locally complete at once. Longer transfers are split at max_msg_size.
+ *
+ * With FI_MR_LOCAL, a local buffer outside the registered segments is
+ * registered for the duration of the operation, which is then waited for
+ * even when non-blocking (the registration must outlive it).
+ */
+#include "config.h"
+
+#include "transports/ofi/ofi_internal.h"
+
+/* One posted RMA operation (a chunk). */
+typedef struct shmt_ofi_rma {
+    void *buf;      /* local buffer */
+    size_t len;     /* bytes */
+    void *desc;     /* local descriptor or NULL */
+    int pe;         /* target */
+    uint64_t raddr; /* remote address */
+    uint64_t key;   /* remote key */
+    uint64_t flags; /* fi_*msg flags */
+} shmt_ofi_rma_t;
+
+static ssize_t shmt_ofi_post_write(shmt_ep_t *ep, void *arg)
+{
+    shmt_ofi_rma_t *r = arg;
+    struct iovec iov = {r->buf, r->len};
+    struct fi_rma_iov riov = {r->raddr, r->len, r->key};
+    struct fi_msg_rma msg = {
+        .msg_iov = &iov,
+        .desc = &r->desc,
+        .iov_count = 1,
+        .addr = shmt_ofi.addr[r->pe],
+        .rma_iov = &riov,
+        .rma_iov_count = 1,
+    };
+
+    return fi_writemsg(ep->ep, &msg, r->flags);
+}
+
+static ssize_t shmt_ofi_post_read(shmt_ep_t *ep, void *arg)
+{
+    shmt_ofi_rma_t *r = arg;
+    struct iovec iov = {r->buf, r->len};
+    struct fi_rma_iov riov = {r->raddr, r->len, r->key};
+    struct fi_msg_rma msg = {
+        .msg_iov = &iov,
+        .desc = &r->desc,
+        .iov_count = 1,
+        .addr = shmt_ofi.addr[r->pe],
+        .rma_iov = &riov,
+        .rma_iov_count = 1,
+    };
+
+    return fi_readmsg(ep->ep, &msg, r->flags);
+}
+
+/* Posts [buf, buf+len) as chunks of at most max_msg bytes. */
+static int shmt_ofi_rma_chunks(shmt_ep_t *ep, int write, int pe,
+                               shmi_seg_id_t seg, size_t off, void *buf,
+                               size_t len, void *desc)
+{
+    uint64_t key = shmt_ofi.rkey[seg][pe];
+    size_t done = 0;
+
+    do {
+        size_t n = len - done < shmt_ofi.max_msg ? len - done : shmt_ofi.max_msg;
+        shmt_ofi_rma_t r = {
+            .buf = (char *)buf + done,
+            .len = n,
+            .desc = desc,
+            .pe = pe,
+            .raddr = shmt_ofi_raddr(pe, seg, off + done),
+            .key = key,
+        };
+        int ret;
+
+        if (write) {
+            r.flags = FI_DELIVERY_COMPLETE;
+            if (n <= shmt_ofi.inject_size)
+                r.flags |= FI_INJECT;
+            ret = shmt_ofi_post(ep, "fi_writemsg", shmt_ofi_post_write, &r);
+            ep->w_issued += ret == 0;
+        } else {
+            ret = shmt_ofi_post(ep, "fi_readmsg", shmt_ofi_post_read, &r);
+            ep->r_issued += ret == 0;
+        }
+        if (ret)
+            return ret;
+        done += n;
+    } while (done < len);
+    return 0;
+}
+
+/* Finds or makes the local descriptor for buf; *tmp is set when a temporary
+ * registration was made (the caller waits and releases it). */
+static int shmt_ofi_rma_desc(shmt_ep_t *ep, const void *buf, size_t len,
+                             void **desc, shmt_ofi_mr_t *tmp)
+{
+    *desc = shmt_ofi_local_desc(ep, buf, len);
+    tmp->mr = NULL;
+    if (*desc || !(shmt_ofi.mr_mode & FI_MR_LOCAL))
+        return 0;
+    if (shmt_ofi_mr_one(ep, (void *)buf, len, tmp))
+        return SHMI_EIO;
+    *desc = tmp->desc;
+    return 0;
+}
+
+int shmt_ofi_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                 const void *src, size_t len, int nbi)
+{
+    shmt_ofi_mr_t tmp;
+    void *desc = NULL;
+    int ret;
+
+    if (len == 0)
+        return 0;
+    /* An injected write needs no descriptor and is locally complete. */
+    if (len > shmt_ofi.inject_size) {
+        ret = shmt_ofi_rma_desc(ep, src, len, &desc, &tmp);
+        if (ret)
+            return ret;
+    } else {
+        tmp.mr = NULL;
+    }
+    ret = shmt_ofi_rma_chunks(ep, 1, pe, seg, off, (void *)src, len, desc);
+    if (ret == 0 && (tmp.mr || (!nbi && len > shmt_ofi.inject_size)))
+        ret = shmt_ofi_wait_writes(ep);
+    if (tmp.mr)
+        fi_close(&tmp.mr->fid);
+    return ret;
+}
+
+int shmt_ofi_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                 void *dst, size_t len, int nbi)
+{
+    shmt_ofi_mr_t tmp;
+    void *desc;
+    int ret;
+
+    if (len == 0)
+        return 0;
+    ret = shmt_ofi_rma_desc(ep, dst, len, &desc, &tmp);
+    if (ret)
+        return ret;
+    ret = shmt_ofi_rma_chunks(ep, 0, pe, seg, off, dst, len, desc);
+    if (ret == 0 && (tmp.mr || !nbi))
+        ret = shmt_ofi_wait_reads(ep);
+    if (tmp.mr)
+        fi_close(&tmp.mr->fid);
+    return ret;
+}
