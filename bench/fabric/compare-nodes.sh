@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Weft between two simulated nodes, next to the fabric underneath it and to
+# MPI over the same path (TCP across the nodes' bridge), one PE per node:
+#   Weft      bench/shmem_bandwidth put_bw, bench/shmem_latency put_quiet
+#             (srun --mpi=pmix; Weft picks tcp;ofi_rxm by itself)
+#   raw       bench/fabric/raw_rma_bw: fi_write window + counter wait, and
+#             one fi_write + counter wait, tcp;ofi_rxm, FI_DELIVERY_COMPLETE
+#   Open MPI  bench/mpi_bandwidth and bench/mpi_latency built with
+#             mpicc.openmpi (srun --mpi=pmix)
+#   MPICH     the same built with mpicc.mpich (srun --mpi=pmi2: Debian's
+#             MPICH speaks PMI-1/2, not PMIx)
+# With --coll, also barrier and allreduce latency (bench/coll/) of Weft,
+# Open MPI and MPICH on 2 and 3 nodes.
+#
+#   bench/fabric/compare-nodes.sh [--srcdir DIR] [--builddir DIR]
+#       [--repeat N] [--quick] [--coll] [--keep]
+#
+# Root only (network namespaces; tests/multinode/cluster.sh). Each program
+# runs --repeat times (default 2), the sides alternating; the tables show
+# the best run (highest MB/s, lowest us). Raw CSV: $B/bench/fabric/results.csv.
+# The machine's load shows in every figure: compare columns of one run.
+set -u
+S=${S:-$(cd "$(dirname "$0")/../.." && pwd)}; B=.; repeat=2; quick=0; coll=0; keep=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --srcdir) S=$2; shift 2 ;;
+    --builddir) B=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --coll) coll=1; shift ;;
+    --keep) keep=1; shift ;;
+    *) echo "compare-nodes: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+S=$(cd "$S" && pwd); B=$(cd "$B" && pwd)
+case "$repeat" in ''|*[!0-9]*|0) echo "compare-nodes: --repeat needs a positive integer" >&2; exit 2 ;; esac
+[ "$(id -u)" = 0 ] || { echo "compare-nodes: simulated nodes need root" >&2; exit 77; }
+for p in bench/shmem_bandwidth bench/shmem_latency bench/fabric/raw_rma_bw; do
+    [ -x "$B/$p" ] || { echo "compare-nodes: $B/$p is not built (make)" >&2; exit 2; }
+done
+
+unset FI_TCP_IFACE FI_SOCKETS_IFACE FI_PROVIDER SHMEM_OFI_PROVIDER SHMEM_LOCAL
+W=/var/tmp/weft-fabric-$$
+export D=$W/slurm PFX=fb$$ CPUS=2 NODES=$((coll ? 3 : 2))
+export SLURM_CONF=$D/slurm.conf
+CLUSTER="$S/tests/multinode/cluster.sh"
+bin=$W/bin; out=$B/bench/fabric/results.csv
+mkdir -p "$bin" "$(dirname "$out")" || exit 1
+cleanup() {
+    trap - EXIT INT TERM
+    timeout 10 bash "$CLUSTER" run scancel -u root >/dev/null 2>&1
+    bash "$CLUSTER" stop >/dev/null 2>&1
+    [ "$keep" = 1 ] || rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'echo "compare-nodes: interrupted"; exit 130' INT TERM
+
+# ---- programs ------------------------------------------------------------------
+stage() {
+    local real=$(dirname "$B/$1")/.libs/$(basename "$1")
+    [ -x "$real" ] || real=$B/$1
+    [ -x "$real" ] && cp "$real" "$bin/$2"
+}
+stage bench/shmem_bandwidth weft_bw; stage bench/shmem_latency weft_lat
+stage bench/fabric/raw_rma_bw raw_rma_bw; stage bench/coll/shmem_coll weft_coll
+stage bench/mpi_bandwidth mpich_bw; stage bench/mpi_latency mpich_lat
+stage bench/coll/mpi_coll mpich_coll
+cp -L "$B"/.libs/libweft.so* "$bin/" 2>/dev/null
+export LD_LIBRARY_PATH=$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if command -v mpicc.openmpi >/dev/null; then
+    for t in bw:bench/mpi_bandwidth.c lat:bench/mpi_latency.c coll:bench/coll/mpi_coll.c; do
+        mpicc.openmpi -O2 -I"$S" -I"$S/bench" -o "$bin/ompi_${t%%:*}" "$S/${t#*:}" 2>>"$W/ompi-build.log" ||
+            echo "compare-nodes: mpicc.openmpi failed on ${t#*:} (see $W/ompi-build.log)"
+    done
+fi
+
+timeout 300 bash "$CLUSTER" start >"$W/cluster.log" 2>&1 &
+wait $! || { tail "$W/cluster.log"; echo "compare-nodes: the simulated nodes did not start" >&2; exit 1; }
+
+# MPI over the same path as Weft: TCP across the bridge. Both MPIs would
+# otherwise find shared memory between the namespaces (one kernel, one
+# /dev/shm) through UCX, which no two real nodes have.
+export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=simeth0
+export UCX_TLS=tcp,self UCX_NET_DEVICES=simeth0
+
+# Bytes node n1 sent and received on its bridge interface.
+n1_bytes() {
+    ip -n "${PFX}n1" -s link show simeth0 2>/dev/null |
+        awk '/RX:|TX:/ { getline; t += $1 } END { printf "%.0f\n", t }'
+}
+
+# run SIDE NODES PMI PROG ARGS...: CSV rows "side,bench,size,value,unit";
+# says on stderr how much crossed the bridge meanwhile.
+run() {
+    local side=$1 n=$2 pmi=$3 prog=$4 b0
+    shift 4
+    [ -x "$bin/$prog" ] || return 0
+    b0=$(n1_bytes)
+    timeout -k 5 600 bash "$CLUSTER" run srun --mpi="$pmi" -K -N "$n" -n "$n" \
+        "$bin/$prog" --csv "$@" 2>"$W/err.log" </dev/null | sed "s/^/$side,/" &
+    wait $! || true
+    grep -v -E '^srun: (Job step|got SIGCONT|forcing)' "$W/err.log" | head -n 5 >&2
+    echo "compare-nodes: $side $prog $*: $((($(n1_bytes) - b0) >> 20)) MiB through n1's simeth0" >&2
+}
+
+if [ "$quick" = 1 ]; then
+    bw_args="--min 65536 --max 4194304 --iters 400"; lat_args="--min 8 --max 65536 --iters 200 --warmup 20"
+else
+    bw_args="--min 1024 --max 4194304 --iters 1000"; lat_args="--min 8 --max 65536 --iters 500 --warmup 50"
+fi
+: >"$out"
+for r in $(seq 1 "$repeat"); do
+    echo "compare-nodes: round $r of $repeat" >&2
+    {
+        run weft 2 pmix weft_bw --only put_bw $bw_args
+        run raw 2 pmix raw_rma_bw --only write_bw $bw_args
+        run openmpi 2 pmix ompi_bw --only isend_bw $bw_args
+        run mpich 2 pmi2 mpich_bw --only isend_bw $bw_args
+        run weft 2 pmix weft_lat --only put_quiet $lat_args
+        run raw 2 pmix raw_rma_bw --only write_lat $lat_args
+        run openmpi 2 pmix ompi_lat --only sendrecv_pingpong $lat_args
+        run mpich 2 pmi2 mpich_lat --only sendrecv_pingpong $lat_args
+        if [ "$coll" = 1 ]; then
+            for n in 2 3; do
+                for c in barrier allreduce; do
+                    run "weft@$n" "$n" pmix weft_coll --only $c --min 8 --max 1024 --iters 200
+                    run "openmpi@$n" "$n" pmix ompi_coll --only $c --min 8 --max 1024 --iters 200
+                    run "mpich@$n" "$n" pmi2 mpich_coll --only $c --min 8 --max 1024 --iters 200
+                done
+            done
+        fi
+    } >>"$out"
+done
+
+# ---- tables ------------------------------------------------------------------------
+# best BENCH-SPEC...: one row per size; each SPEC is side:bench.
+table() {
+    local title=$1 unit=$2
+    shift 2
+    awk -F, -v unit="$unit" -v title="$title" -v specs="$*" '
+        { k = $1 ":" $2; v = $4 + 0; s = $3 + 0; sizes[s] = 1
+          if (!((k, s) in best) || (unit == "MB/s" ? v > best[k, s] : v < best[k, s])) best[k, s] = v }
+        END {
+            n = split(specs, sp, " ")
+            printf "\n%s (%s, best of the runs)\n%10s", title, unit, "size"
+            for (i = 1; i <= n; i++) { split(sp[i], h, ":"); printf " %14s", h[1] }
+            if (unit == "MB/s") printf " %10s", "weft/raw"
+            printf "\n"
+            m = 0
+            for (s in sizes) order[++m] = s + 0
+            for (i = 2; i <= m; i++)        # insertion sort: a few sizes
+                for (j = i; j > 1 && order[j - 1] > order[j]; j--) {
+                    t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
+                }
+            for (j = 1; j <= m; j++) {
+                s = order[j]; line = sprintf("%10d", s); any = 0
+                for (i = 1; i <= n; i++) {
+                    if ((sp[i], s) in best) { line = line sprintf(" %14.2f", best[sp[i], s]); any = 1 }
+                    else line = line sprintf(" %14s", "-")
+                }
+                if (unit == "MB/s" && (("weft:put_bw", s) in best) && (("raw:write_bw", s) in best))
+                    line = line sprintf(" %10.2f", best["weft:put_bw", s] / best["raw:write_bw", s])
+                if (any) print line
+            }
+        }' "$out"
+}
+echo "Two simulated nodes, one PE per node, TCP across the bridge (simeth0)."
+table "Bandwidth: Weft put_bw, raw fi_write window, Open MPI and MPICH isend_bw" MB/s \
+    weft:put_bw raw:write_bw openmpi:isend_bw mpich:isend_bw
+table "Latency: Weft put+quiet, raw fi_write+counter wait (both: until delivered), MPI ping-pong one-way" us \
+    weft:put_quiet raw:write_lat openmpi:sendrecv_pingpong mpich:sendrecv_pingpong
+if [ "$coll" = 1 ]; then
+    for n in 2 3; do
+        table "Barrier, $n nodes x 1 PE" us "weft@$n:barrier" "openmpi@$n:barrier" "mpich@$n:barrier"
+        table "Allreduce (sum of doubles), $n nodes x 1 PE" us "weft@$n:allreduce" "openmpi@$n:allreduce" "mpich@$n:allreduce"
+    done
+fi
+echo
+echo "CSV: $out"

@@ -107,7 +107,8 @@ static void raw_open(struct raw *r, size_t len)
     r->buf = aligned_alloc(4096, (len + 64 + 4095) / 4096 * 4096);
     if (!r->buf)
         die("aligned_alloc", -FI_ENOMEM);
-    memset(r->buf, 1, len + 64);
+    memset(r->buf, 1, len);
+    memset(r->buf + len, 0, 64); /* the flag word starts at 0 */
     r->flag = len;
     ret = fi_mr_reg(r->domain, r->buf, len + 64, FI_WRITE | FI_REMOTE_WRITE, 0,
                     0, 0, &r->mr, NULL);

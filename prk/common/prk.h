@@ -54,7 +54,9 @@ void prk_banner(const char *title);
  */
 double prk_avgtime(double local_elapsed, long iterations);
 
-/* Allocates count elements of size bytes (NULL on overflow or failure). */
+/* Allocates count elements of size bytes (NULL on overflow or failure);
+ * large arrays get 2 MiB alignment and transparent huge pages where the
+ * system offers them. Both versions of every kernel allocate through it. */
 void *prk_alloc(size_t count, size_t size);
 
 #endif /* PRK_H */

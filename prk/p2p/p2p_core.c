@@ -39,8 +39,16 @@ int p2p_setup(p2p_t *p, int argc, char **argv, int npes, int me,
         return -1;
     }
     p->w = prk_block(p->m, npes, me, &p->start);
-    p->ld = prk_block_max(p->m, npes) + 1;
+    p2p_set_layout(p, 0, 1);
     return 0;
+}
+
+void p2p_set_layout(p2p_t *p, long lead, long align)
+{
+    long len = lead + prk_block_max(p->m, p->npes) + 1;
+
+    p->lead = lead;
+    p->ld = (len + align - 1) / align * align;
 }
 
 size_t p2p_array_count(const p2p_t *p)

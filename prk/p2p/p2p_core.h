@@ -3,9 +3,11 @@
  *
  * Grid m x n, i fastest. The i range is split into contiguous blocks; every
  * PE holds all j for its block plus one ghost column at i = start-1 (local
- * column 0). All PEs use the same leading dimension (largest block + 1), so
- * the ghost cell of row j sits at the same offset j*ld on every PE and can
- * be written directly by the left neighbour.
+ * column 0). All PEs use the same row layout, so the ghost cell of row j
+ * sits at the same offset on every PE and can be written directly by the
+ * left neighbour. A version may reserve `lead` elements in front of each
+ * row (the SHMEM version keeps the row's arrival flag there, in the ghost
+ * cell's cache line) and round the row length up.
  */
 #ifndef PRK_P2P_CORE_H
 #define PRK_P2P_CORE_H
@@ -17,13 +19,19 @@ typedef struct p2p {
     long m, n;
     int npes, me;
     long start, w; /* owned i range [start, start + w) */
-    long ld;       /* leading dimension: largest block + 1 */
+    long lead;     /* elements reserved in front of each row's ghost cell */
+    long ld;       /* row length: lead + largest block + 1, rounded up */
     double *a;     /* ld x n; allocated by the version (it may be symmetric) */
 } p2p_t;
 
 /* Parses and checks the arguments. 0, or -1 with a reason in msg. */
 int p2p_setup(p2p_t *p, int argc, char **argv, int npes, int me,
               char msg[PRK_MSG_MAX]);
+
+/* Reserves lead elements in front of each row and rounds the row length up
+ * to a multiple of align elements (call after p2p_setup, before allocating;
+ * the default is lead 0, align 1). */
+void p2p_set_layout(p2p_t *p, long lead, long align);
 
 /* Elements of the array every PE allocates. */
 size_t p2p_array_count(const p2p_t *p);
@@ -35,7 +43,7 @@ void p2p_print_params(const p2p_t *p);
 /* Element (local column li, row j): li 0 is the ghost column. */
 static inline double *p2p_at(const p2p_t *p, long li, long j)
 {
-    return p->a + li + j * p->ld;
+    return p->a + p->lead + li + j * p->ld;
 }
 
 /* Computes the owned points of row j (its ghost cell already filled). */

@@ -99,23 +99,28 @@ void transpose_print_params(const transpose_t *t)
 
 /*
  * dst(i, j) (+)= src(j, i) for i in [0, ni), j in [0, nj), tile by tile;
- * src gets +1 on every element read. Leading dimensions lds, ldd.
+ * src gets +1 on every element read. Leading dimensions lds, ldd. The inner
+ * loops walk src along its columns (unit stride), so its +1 vectorizes.
  */
 static void transpose_tiles(double *restrict src, long lds,
                             double *restrict dst, long ldd, long ni, long nj,
                             long tile, int accumulate)
 {
-    for (long j0 = 0; j0 < nj; j0 += tile) {
-        long j1 = j0 + tile < nj ? j0 + tile : nj;
-        for (long i0 = 0; i0 < ni; i0 += tile) {
-            long i1 = i0 + tile < ni ? i0 + tile : ni;
-            for (long j = j0; j < j1; j++) {
-                double *restrict d = dst + j * ldd;
-                for (long i = i0; i < i1; i++) {
-                    double v = src[j + i * lds];
-                    d[i] = accumulate ? d[i] + v : v;
-                    src[j + i * lds] = v + 1.0;
+    for (long i0 = 0; i0 < ni; i0 += tile) {
+        long i1 = i0 + tile < ni ? i0 + tile : ni;
+        for (long j0 = 0; j0 < nj; j0 += tile) {
+            long j1 = j0 + tile < nj ? j0 + tile : nj;
+            for (long i = i0; i < i1; i++) {
+                double *restrict s = src + i * lds;
+                if (accumulate) {
+                    for (long j = j0; j < j1; j++)
+                        dst[i + j * ldd] += s[j];
+                } else {
+                    for (long j = j0; j < j1; j++)
+                        dst[i + j * ldd] = s[j];
                 }
+                for (long j = j0; j < j1; j++)
+                    s[j] += 1.0;
             }
         }
     }

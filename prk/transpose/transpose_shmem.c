@@ -27,8 +27,12 @@
 
 /* Bytes of one panel, and panels in flight per phase: the ring and the
  * packing buffer together stay well inside a core's L2 cache. */
+#ifndef TRANSPOSE_PANEL_BYTES
 #define TRANSPOSE_PANEL_BYTES (128 * 1024)
-#define TRANSPOSE_SLOTS       4
+#endif
+#ifndef TRANSPOSE_SLOTS
+#define TRANSPOSE_SLOTS 4
+#endif
 
 typedef struct transpose_shmem_bufs {
     double *ring; /* symmetric: [phase-1][slot] panels of b*pw */

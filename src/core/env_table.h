@@ -57,3 +57,9 @@ SHMI_ENV(COLL_LARGE, SIZE, "16k", "collectives",
          "Bytes per PE from which auto uses the bandwidth algorithms (pull broadcast, sliced reduction)")
 SHMI_ENV(COLL_NODE_PES, INT, "0", "collectives",
          "For tests: when > 0, the two-level collectives treat each block of this many consecutive PEs as one node")
+SHMI_ENV(SYMMETRIC_DEVICE_SIZE, SIZE, "64m", "device",
+         "Bytes of device (GPU) symmetric heap per PE, created when a device back end is in use (0: no device heap)")
+SHMI_ENV(DEVICE_BACKEND, CHOICE, "auto", "device",
+         "auto|cuda|hip|mock|none: device back end for the device heap (auto: the first of cuda, hip that finds a device, else none; mock: a simulated device for tests)")
+SHMI_ENV(DEVICE_ID, INT, "-1", "device",
+         "Device ordinal this PE uses (-1: the GPU nearest to the PE by hwloc, else the local rank modulo the device count)")

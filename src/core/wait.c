@@ -265,8 +265,10 @@ size_t shmi_wait(const char *routine, shmi_wait_kind_t kind, shmi_dtype_t dt,
 {
     shmi_wreq_t r;
 
-    if (kind == SHMI_WAIT_ONE)
-        nelems = 1, status = NULL;
+    if (kind == SHMI_WAIT_ONE) {
+        nelems = 1;
+        status = NULL;
+    }
     shmi_wait_check(routine, kind, dt, ivars, nelems, cmp, values, indices);
     r.dt = dt;
     r.size = shmi_dtype_size(dt);

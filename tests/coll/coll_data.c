@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coll_test.h"
+#include "../gen/typed_lists.h"
 
 #define MAXCNT 8192 /* elements per PE block */
 #define MAXPES 8
@@ -130,6 +131,44 @@ static void check_team(shmem_team_t t, int round)
     check_alltoall(t, round);
 }
 
+/* Every typed form once, on team t: element j of PE p is (T)(p * 8 + j). */
+#define GEN_TYPED(T, N)                                                        \
+    static void typed_##N(shmem_team_t t)                                      \
+    {                                                                          \
+        int me = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);                \
+        T *s = (T *)src, *d = (T *)dst;                                        \
+        for (int j = 0; j < 3 * tn; j++)                                       \
+            s[j] = (T)(me * 8 + j % 8);                                        \
+        shmem_team_sync(t);                                                    \
+        CHECK(shmem_##N##_broadcast(t, d, s, 3, tn - 1) == 0);                 \
+        for (int j = 0; j < 3; j++)                                            \
+            CHECK(d[j] == (T)((tn - 1) * 8 + j));                              \
+        shmem_team_sync(t);                                                    \
+        CHECK(shmem_##N##_fcollect(t, d, s, 2) == 0);                          \
+        for (int p = 0; p < tn; p++)                                           \
+            CHECK(d[2 * p] == (T)(p * 8) && d[2 * p + 1] == (T)(p * 8 + 1));   \
+        shmem_team_sync(t);                                                    \
+        CHECK(shmem_##N##_collect(t, d, s, 1) == 0);                           \
+        for (int p = 0; p < tn; p++)                                           \
+            CHECK(d[p] == (T)(p * 8));                                         \
+        shmem_team_sync(t);                                                    \
+        CHECK(shmem_##N##_alltoall(t, d, s, 1) == 0);                          \
+        for (int p = 0; p < tn; p++)                                           \
+            CHECK(d[p] == (T)(p * 8 + me % 8));                                \
+        shmem_team_sync(t);                                                    \
+        CHECK(shmem_##N##_alltoalls(t, d, s, 1, 2, 1) == 0);                   \
+        for (int p = 0; p < tn; p++)                                           \
+            CHECK(d[p] == (T)(p * 8 + (2 * me) % 8));                          \
+        shmem_team_sync(t);                                                    \
+    }
+WEFT_TYPES_RMA(GEN_TYPED)
+
+static void check_typed(shmem_team_t t)
+{
+#define CALL_TYPED(T, N) typed_##N(t);
+    WEFT_TYPES_RMA(CALL_TYPED)
+}
+
 /* The deprecated forms over the active set (0, log_stride, size). */
 static void check_active_set(int log_stride, int size, int round)
 {
@@ -207,6 +246,7 @@ int main(void)
     shmem_barrier_all();
 
     check_team(SHMEM_TEAM_WORLD, 1);
+    check_typed(SHMEM_TEAM_WORLD);
     for (int st = 2; st <= 3; st++) {
         shmem_team_t t;
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, st, (n + st - 1) / st,

@@ -311,9 +311,6 @@ static void test_amo_nbi(void)
         T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, off + 8, SHMI_AMO_INC,
                         SHMI_DT_UINT64, NULL, NULL, NULL, 1));
     T_OK(t_ops->quiet(t_ep, -1));
-    if (getenv("T_DUMP"))
-        for (int i = 0; i < N; i++)
-            printf("%llu%c", (unsigned long long)res[i], i % 20 == 19 ? '\n' : ' ');
     for (int i = 0; i < N; i++) {
         T_CHECK(res[i] < (uint64_t)N * t_npes, "nbi fetch_add %llu",
                 (unsigned long long)res[i]);

@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ "$rc" = 0 ] || fail "prk/compare exited with status $rc"
 [ -s "$out/results.csv" ] || fail "no results.csv"
 rows=$(($(wc -l <"$out/results.csv") - 1))
-[ "$rows" = 4 ] || fail "results.csv has $rows rows, expected 4"
+[ "$rows" = 5 ] || fail "results.csv has $rows rows, expected 5"
 if awk -F, 'NR > 1 && ($11 != 1 || $12 != 1) { bad = 1 } END { exit !bad }' "$out/results.csv"; then
     fail "a run did not validate"
 fi

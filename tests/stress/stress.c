@@ -23,8 +23,8 @@
  * - swap/set cells: one per (writer, target), so the writer knows the value
  *   each swap must return and each fetch must read.
  * The PEs share a round seed (the same on all PEs) that chooses the
- * collectives and the signal ring of the round; each PE has its own seed,
- * printed, for its point-to-point operations.
+ * collectives and the signal ring of the round (stress_rounds.c); each PE
+ * has its own seed, printed, for its point-to-point operations.
  */
 #include <shmem.h>
 
@@ -38,57 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SLOT_SIZE (1u << 20)
-#define HDR_PARTS 4
-#define MAX_ERRORS_SHOWN 20
+#include "stress.h"
 
-/* What a writer last put into one slot (see verify_slots). */
-typedef struct {
-    uint64_t nparts;
-    uint64_t off[HDR_PARTS];
-    uint64_t len[HDR_PARTS];
-    uint64_t seq[HDR_PARTS];
-} slot_hdr_t;
-
-/* Counter kinds whose totals are checked each round. */
-enum { K_INT, K_LONG, K_ULL, K_CAS, K_SIG, K_NKINDS };
-
-typedef struct {
-    /* symmetric */
-    unsigned char *slots;   /* npes * SLOT_SIZE */
-    slot_hdr_t *hdr;        /* npes */
-    unsigned char *getsrc;  /* SLOT_SIZE */
-    unsigned char *ringbuf; /* SLOT_SIZE */
-    unsigned char *csrc;    /* SLOT_SIZE */
-    unsigned char *cdst;    /* SLOT_SIZE */
-    int *ctr_int;
-    long *ctr_long;
-    unsigned long long *ctr_ull;
-    int *cas_ctr;
-    uint64_t *sig_add;
-    uint64_t *sig_ring;
-    long *swap_cell;        /* npes, indexed by writer */
-    double *dswap_cell;     /* npes */
-    float *fcell;           /* npes */
-    long *red_src, *red_dst;
-    /* private */
-    unsigned char *lbuf[HDR_PARTS];
-    long *added;            /* K_NKINDS * npes, cumulative */
-    long *lastswap;         /* npes: value I last swapped into each target */
-    double *lastdswap;
-    uint64_t *seq;          /* npes: next write sequence per target */
-    unsigned long long *lastfetch; /* npes: last fetch_add result per target */
-    int me, npes;
-    size_t max_size;
-    size_t max_reduce;
-    uint64_t rng;
-    long ops, errors;
-    int counter_off[K_NKINDS]; /* a cumulative total went wrong: say it once */
-    double slowest;          /* longest single random operation, seconds */
-    const char *slowest_what;
-} stress_t;
-
-static volatile const char *phase = "start-up";
+volatile const char *phase = "start-up";
 
 static void on_alarm(int sig)
 {
@@ -102,7 +54,7 @@ static void on_alarm(int sig)
     _exit(3);
 }
 
-static uint64_t rnd(uint64_t *s)
+uint64_t rnd(uint64_t *s)
 {
     /* splitmix64: small, fast and good enough to vary the mix */
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
@@ -111,13 +63,13 @@ static uint64_t rnd(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static uint64_t rnd_below(uint64_t *s, uint64_t n)
+uint64_t rnd_below(uint64_t *s, uint64_t n)
 {
     return n ? rnd(s) % n : 0;
 }
 
 /* 1 B .. max, log-uniform so that small messages dominate. */
-static size_t rnd_size(uint64_t *s, size_t max)
+size_t rnd_size(uint64_t *s, size_t max)
 {
     unsigned bits = 0;
     while (((size_t)1 << (bits + 1)) <= max)
@@ -133,17 +85,14 @@ static unsigned char pat(uint64_t a, uint64_t b, uint64_t seq, size_t i)
     return (unsigned char)(x + i + (i >> 8) * 13u + (i >> 16) * 101u);
 }
 
-static void fill(unsigned char *p, size_t n, uint64_t a, uint64_t b,
+void fill(unsigned char *p, size_t n, uint64_t a, uint64_t b,
                  uint64_t seq, size_t off)
 {
     for (size_t i = 0; i < n; i++)
         p[i] = pat(a, b, seq, off + i);
 }
 
-static void error(stress_t *st, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void error(stress_t *st, const char *fmt, ...)
+void error(stress_t *st, const char *fmt, ...)
 {
     if (st->errors++ < MAX_ERRORS_SHOWN) {
         va_list ap;
@@ -156,7 +105,7 @@ static void error(stress_t *st, const char *fmt, ...)
 }
 
 /* Returns 0 when p holds the pattern, else reports the first wrong byte. */
-static int check(stress_t *st, const char *what, const unsigned char *p,
+int check(stress_t *st, const char *what, const unsigned char *p,
                  size_t n, uint64_t a, uint64_t b, uint64_t seq, size_t off)
 {
     for (size_t i = 0; i < n; i++) {
@@ -171,7 +120,7 @@ static int check(stress_t *st, const char *what, const unsigned char *p,
     return 0;
 }
 
-static unsigned char *slot(stress_t *st, int writer)
+unsigned char *slot(stress_t *st, int writer)
 {
     return st->slots + (size_t)writer * SLOT_SIZE;
 }
@@ -318,10 +267,27 @@ static void op_add(stress_t *st, int t)
     st->ops++;
 }
 
-/* A ticket increment with fetch + compare_swap retries. */
+/* A ticket increment with fetch + compare_swap retries; on the long
+ * counter it races with the other PEs' adds, which must not be lost. */
 static void op_cas(stress_t *st, int t)
 {
     phase = "atomic compare_swap";
+    if (rnd_below(&st->rng, 2)) {
+        long v = shmem_long_atomic_fetch(st->ctr_long, t);
+        for (long old; (old = shmem_long_atomic_compare_swap(st->ctr_long, v,
+                                                             v + 1, t)) != v;) {
+            st->ops++;
+            if (old < v) {
+                error(st, "long compare_swap on PE %d: counter went back "
+                      "from %ld to %ld", t, v, old);
+                return;
+            }
+            v = old;
+        }
+        st->ops++;
+        count(st, K_LONG, t, 1);
+        return;
+    }
     int v = shmem_int_atomic_fetch(st->cas_ctr, t);
     for (int tries = 0;; tries++) {
         int old = shmem_int_atomic_compare_swap(st->cas_ctr, v, v + 1, t);
@@ -366,7 +332,10 @@ static void op_swap_set_fetch(stress_t *st, int t)
     }
     default: {
         float nv = (float)rnd_below(&st->rng, 1u << 20) + 0.5f;
+        long lnv = (long)(rnd(&st->rng) >> 3);
         shmem_float_atomic_set(&st->fcell[me], nv, t);
+        shmem_long_atomic_set(&st->swap_cell[me], lnv, t);
+        st->lastswap[t] = lnv;
         /* set completes at quiet; the fetch must then see it */
         shmem_quiet();
         float got = shmem_float_atomic_fetch(&st->fcell[me], t);
@@ -405,7 +374,7 @@ static void op_put_signal(stress_t *st, int t)
     st->ops++;
 }
 
-static double now(void)
+double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -438,193 +407,6 @@ static void random_op(stress_t *st)
     note_slow(st, (const char *)phase, t0);
 }
 
-/* --- coordinated steps (the same on every PE, from the round seed) --- */
-
-static void ring_step(stress_t *st, uint64_t *rs, long round)
-{
-    int np = st->npes;
-    int k = np > 1 ? 1 + (int)rnd_below(rs, (uint64_t)np - 1) : 0;
-    size_t n = rnd_size(rs, st->max_size);
-    int to = (st->me + k) % np, from = (st->me - k + np) % np;
-    uint64_t stamp = (uint64_t)round + 1;
-
-    phase = "signal ring: put_signal";
-    fill(st->lbuf[0], n, (uint64_t)st->me, (uint64_t)to, (uint64_t)round, 0);
-    shmem_putmem_signal(st->ringbuf, st->lbuf[0], n, st->sig_ring, stamp,
-                        SHMEM_SIGNAL_SET, to);
-    phase = "signal ring: signal_wait_until";
-    uint64_t got = shmem_signal_wait_until(st->sig_ring, SHMEM_CMP_EQ, stamp);
-    if (got != stamp)
-        error(st, "shmem_signal_wait_until returned %" PRIu64 ", expected %" PRIu64,
-              got, stamp);
-    check(st, "put_signal data after the signal", st->ringbuf, n,
-          (uint64_t)from, (uint64_t)st->me, (uint64_t)round, 0);
-    st->ops += 2;
-}
-
-static void coll_broadcast(stress_t *st, uint64_t *rs, long round)
-{
-    size_t n = rnd_size(rs, st->max_size);
-    int root = (int)rnd_below(rs, (uint64_t)st->npes);
-
-    phase = "broadcastmem";
-    if (st->me == root)
-        fill(st->csrc, n, (uint64_t)root, 0xb, (uint64_t)round, 0);
-    int rc = shmem_broadcastmem(SHMEM_TEAM_WORLD, st->cdst, st->csrc, n, root);
-    if (rc != 0)
-        error(st, "shmem_broadcastmem returned %d", rc);
-    check(st, "broadcastmem", st->cdst, n, (uint64_t)root, 0xb,
-          (uint64_t)round, 0);
-}
-
-static void coll_reduce(stress_t *st, uint64_t *rs, long round)
-{
-    size_t n = rnd_size(rs, st->max_reduce) / sizeof(long);
-    long *src = (long *)st->csrc, *dst = (long *)st->cdst;
-    long np = st->npes;
-
-    n = n ? n : 1;
-    phase = "sum_reduce";
-    if (rnd_below(rs, 2)) {
-        for (size_t i = 0; i < n; i++)
-            src[i] = st->me * 1000L + (long)i + round;
-        int rc = shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, n);
-        if (rc != 0)
-            error(st, "shmem_long_sum_reduce returned %d", rc);
-        for (size_t i = 0; i < n; i++) {
-            long want = 1000L * np * (np - 1) / 2 + np * ((long)i + round);
-            if (dst[i] != want) {
-                error(st, "shmem_long_sum_reduce: element %zu of %zu is %ld, "
-                      "expected %ld", i, n, dst[i], want);
-                break;
-            }
-        }
-    } else {
-        double *ds = (double *)src, *dd = (double *)dst;
-        for (size_t i = 0; i < n; i++)
-            ds[i] = (double)(st->me + 1) * 0.5 + (double)(i % 1024);
-        int rc = shmem_double_sum_reduce(SHMEM_TEAM_WORLD, dd, ds, n);
-        if (rc != 0)
-            error(st, "shmem_double_sum_reduce returned %d", rc);
-        for (size_t i = 0; i < n; i++) {
-            /* every term is a multiple of 0.5 well below 2^52: exact */
-            double want = 0.25 * (double)(np * (np + 1)) + (double)np * (double)(i % 1024);
-            if (dd[i] != want) {
-                error(st, "shmem_double_sum_reduce: element %zu of %zu is %g, "
-                      "expected %g", i, n, dd[i], want);
-                break;
-            }
-        }
-    }
-}
-
-static void coll_fcollect(stress_t *st, uint64_t *rs, long round)
-{
-    size_t n = rnd_size(rs, st->max_size / (size_t)st->npes);
-
-    phase = "fcollectmem";
-    fill(st->csrc, n, (uint64_t)st->me, 0xfc, (uint64_t)round, 0);
-    int rc = shmem_fcollectmem(SHMEM_TEAM_WORLD, st->cdst, st->csrc, n);
-    if (rc != 0)
-        error(st, "shmem_fcollectmem returned %d", rc);
-    for (int p = 0; p < st->npes; p++)
-        if (check(st, "fcollectmem", st->cdst + (size_t)p * n, n, (uint64_t)p,
-                  0xfc, (uint64_t)round, 0))
-            break;
-}
-
-static void coll_barrier(stress_t *st, long round)
-{
-    long *cell = (long *)st->cdst;
-
-    phase = "barrier_all";
-    shmem_long_p(cell, round + 1, (st->me + 1) % st->npes);
-    shmem_barrier_all();
-    if (*cell != round + 1)
-        error(st, "after shmem_barrier_all, a put from PE %d is not visible "
-              "(%ld, expected %ld)", (st->me + st->npes - 1) % st->npes,
-              *cell, round + 1);
-}
-
-static void collective_step(stress_t *st, uint64_t *rs, long round)
-{
-    switch (rnd_below(rs, 4)) {
-    case 0: coll_barrier(st, round); break;
-    case 1: coll_broadcast(st, rs, round); break;
-    case 2: coll_reduce(st, rs, round); break;
-    default: coll_fcollect(st, rs, round); break;
-    }
-    st->ops++;
-}
-
-/* --- the round end: everything written this round is checked --- */
-
-static void verify_slots(stress_t *st)
-{
-    phase = "round end: slots";
-    for (int w = 0; w < st->npes; w++) {
-        const slot_hdr_t *h = &st->hdr[w];
-        if (h->nparts > HDR_PARTS) {
-            error(st, "slot header from PE %d is corrupt (%" PRIu64 " parts)",
-                  w, h->nparts);
-            continue;
-        }
-        for (uint64_t i = 0; i < h->nparts; i++) {
-            if (h->off[i] + h->len[i] > SLOT_SIZE) {
-                error(st, "slot header from PE %d is corrupt", w);
-                break;
-            }
-            check(st, "data put here, read at the target",
-                  slot(st, w) + h->off[i], h->len[i], (uint64_t)w,
-                  (uint64_t)st->me, h->seq[i], h->off[i]);
-        }
-    }
-}
-
-static void verify_counters(stress_t *st, const long *tot)
-{
-    int me = st->me, np = st->npes;
-    long have[K_NKINDS];
-    static const char *const names[K_NKINDS] = {
-        "int add/fetch_add", "long add/fetch_add", "ulonglong fetch_add",
-        "int compare_swap tickets", "put_with_signal ADD signals"
-    };
-
-    phase = "round end: counters";
-    have[K_INT] = shmem_int_atomic_fetch(st->ctr_int, me);
-    have[K_LONG] = shmem_long_atomic_fetch(st->ctr_long, me);
-    have[K_ULL] = (long)shmem_ulonglong_atomic_fetch(st->ctr_ull, me);
-    have[K_CAS] = shmem_int_atomic_fetch(st->cas_ctr, me);
-    have[K_SIG] = (long)shmem_signal_fetch(st->sig_add);
-    for (int k = 0; k < K_NKINDS; k++)
-        if (have[k] != tot[k * np + me] && !st->counter_off[k]++)
-            error(st, "%s: this PE's counter is %ld, the PEs added %ld",
-                  names[k], have[k], tot[k * np + me]);
-}
-
-/* Returns non-zero when the run is over (PE 0 decides, all agree). */
-static int round_end(stress_t *st, int stop_here)
-{
-    int np = st->npes, nk = K_NKINDS * np;
-
-    phase = "round end: barrier_all";
-    shmem_barrier_all();
-    verify_slots(st);
-    for (int i = 0; i < nk; i++)
-        st->red_src[i] = st->added[i];
-    st->red_src[nk] = stop_here;
-    phase = "round end: sum_reduce of counters";
-    if (shmem_long_sum_reduce(SHMEM_TEAM_WORLD, st->red_dst, st->red_src,
-                              (size_t)nk + 1) != 0)
-        error(st, "shmem_long_sum_reduce (round end) failed");
-    verify_counters(st, st->red_dst);
-    long stop = st->red_dst[nk];
-    /* ready for next round's collectives: stale data cannot pass a check */
-    memset(st->cdst, 0, SLOT_SIZE);
-    phase = "round end: second barrier_all";
-    shmem_barrier_all();
-    return stop != 0;
-}
 
 /* --- set-up and main --- */
 

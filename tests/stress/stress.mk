@@ -7,7 +7,8 @@ check_PROGRAMS += \
 	tests/stress/stress \
 	tests/isolation/iso_job \
 	tests/badinput/bad_input
-tests_stress_stress_SOURCES = tests/stress/stress.c
+tests_stress_stress_SOURCES = tests/stress/stress.c tests/stress/stress_rounds.c \
+	tests/stress/stress.h
 tests_stress_stress_LDADD = libweft.la
 tests_isolation_iso_job_SOURCES = tests/isolation/iso_job.c
 tests_isolation_iso_job_LDADD = libweft.la

@@ -5,8 +5,11 @@
  * decision 11): providers that emulate RMA or atomics in software at the
  * target (shm, tcp;ofi_rxm, sockets) apply a peer's operation only when this
  * process reads a CQ or counter of the endpoint it arrived on. Peers address
- * only the target endpoint, so progress() always reads its CQ; endpoints of
- * other contexts are read only while they have operations in flight.
+ * only the target endpoint, so progress() always reads its CQ, then those
+ * of the other contexts' endpoints (their operations in flight may need the
+ * initiator's progress too). With FI_SELECTIVE_COMPLETION and no
+ * FI_COMPLETION flag on any operation, a CQ read finds nothing but errors:
+ * it costs one provider progress pass.
  */
 #include "config.h"
 
@@ -73,10 +76,7 @@ void shmt_ofi_progress(void)
     if (!shmt_ofi.target)
         return;
     (void)shmt_ofi_cq_poll(shmt_ofi.target);
-    /* Other contexts' operations in flight move on too (a provider may need
-     * the initiator's progress to finish them); skipped while an endpoint
-     * is being created or destroyed. Their owners' counts are not read
-     * here: another thread may be updating them. */
+    /* Skipped while an endpoint is being created or destroyed. */
     if (pthread_mutex_trylock(&shmt_ofi.eps_lock) != 0)
         return;
     for (shmt_ep_t *ep = shmt_ofi.eps; ep; ep = ep->next)

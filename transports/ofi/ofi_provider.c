@@ -22,6 +22,27 @@ static const char *const shmt_ofi_preference[] = {
     "cxi", "shm", "tcp;ofi_rxm", "sockets",
 };
 
+/* Providers that offer what the hints ask for but fail at it: ofi_rxd
+ * (udp;ofi_rxd) of libfabric 1.17 crashes or hangs in atomics. */
+static const char *const shmt_ofi_broken[] = {"ofi_rxd"};
+
+/* The broken component of a provider name ("udp;ofi_rxd"), or NULL. */
+static const char *shmt_ofi_broken_part(const char *name)
+{
+    size_t n = sizeof(shmt_ofi_broken) / sizeof(shmt_ofi_broken[0]);
+
+    for (const char *p = name; *p;) {
+        size_t len = strcspn(p, ";");
+
+        for (size_t i = 0; i < n; i++)
+            if (strlen(shmt_ofi_broken[i]) == len &&
+                strncmp(p, shmt_ofi_broken[i], len) == 0)
+                return shmt_ofi_broken[i];
+        p += len + (p[len] == ';');
+    }
+    return NULL;
+}
+
 static struct fi_info *shmt_ofi_hints(const char *prov)
 {
     struct fi_info *h = fi_allocinfo();
@@ -96,7 +117,7 @@ static int shmt_ofi_rank(const char *name)
         return (int)r;
     }
     /* shm reaches only this node; anything else unknown comes last. */
-    if (strcmp(name, "shm") == 0)
+    if (strcmp(name, "shm") == 0 || shmt_ofi_broken_part(name))
         return -1;
     return (int)n;
 }
@@ -201,6 +222,17 @@ int shmt_ofi_provider_choose(void)
                  "job", shmi_state.boot.n_nodes);
         fi_freeinfo(list);
         return SHMI_ENODEV;
+    }
+    if (shmt_ofi_broken_part(chosen->fabric_attr->prov_name)) {
+        SHMI_LOG(SHMI_LOG_ERROR, "ofi",
+                 "%s=%s: the libfabric provider %s does not work with Weft "
+                 "(its atomics crash or hang); use tcp;ofi_rxm, shm or "
+                 "sockets",
+                 want[0] ? "SHMEM_OFI_PROVIDER" : "FI_PROVIDER",
+                 want[0] ? want : getenv("FI_PROVIDER"),
+                 shmt_ofi_broken_part(chosen->fabric_attr->prov_name));
+        fi_freeinfo(list);
+        return SHMI_EINVAL;
     }
     shmt_ofi_take(chosen);
     fi_freeinfo(list);

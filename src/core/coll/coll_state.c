@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "core/coll/coll.h"
@@ -19,6 +20,10 @@
  * executable's data segment is symmetric.)
  */
 static shmi_coll_slot_t *shmi_coll_slots;
+
+/* Arrivals taken so far from each flag of each slot (see flag_take). */
+#define SHMI_COLL_NFLAGS (offsetof(shmi_coll_slot_t, buf) / sizeof(uint64_t))
+static uint64_t shmi_coll_taken[SHMI_TEAM_SLOTS][SHMI_COLL_NFLAGS];
 
 shmi_coll_algo_t shmi_coll_algo;
 
@@ -72,6 +77,7 @@ shmi_coll_slot_t *shmi_coll_slot(int slot)
 void shmi_coll_slot_reset(int slot)
 {
     memset(&shmi_coll_slots[slot], 0, sizeof(shmi_coll_slots[slot]));
+    memset(shmi_coll_taken[slot], 0, sizeof(shmi_coll_taken[slot]));
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -83,13 +89,43 @@ void shmi_coll_flag_add(uint64_t *flag, int wpe)
              SHMI_DT_UINT64, flag, &one, NULL, NULL, wpe);
 }
 
+/*
+ * The flags of the slots only ever grow: this PE remembers how many
+ * arrivals it has taken from each (shmi_coll_taken, private memory) and
+ * waits for the count to pass that mark, which costs no atomic on its own
+ * memory (an atomic through the NIC when a fabric applies all atomics).
+ * Flags elsewhere (the user's pSync) must return to SHMEM_SYNC_VALUE, so
+ * arrivals are subtracted there.
+ */
+
+static uint64_t *shmi_coll_taken_of(const uint64_t *flag)
+{
+    uintptr_t a = (uintptr_t)flag, base = (uintptr_t)shmi_coll_slots;
+    size_t slot, off;
+
+    if (shmi_coll_slots == NULL || a < base ||
+        a >= base + sizeof(shmi_coll_slot_t) * SHMI_TEAM_SLOTS)
+        return NULL;
+    slot = (a - base) / sizeof(shmi_coll_slot_t);
+    off = (a - base) % sizeof(shmi_coll_slot_t);
+    if (off >= offsetof(shmi_coll_slot_t, buf))
+        return NULL;
+    return &shmi_coll_taken[slot][off / sizeof(uint64_t)];
+}
+
 void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
 {
     uint64_t minus = (uint64_t)0 - count;
+    uint64_t *taken = shmi_coll_taken_of(flag);
     uint64_t old;
 
     if (count == 0)
         return;
+    if (taken != NULL) {
+        *taken += count;
+        shmi_wait_u64("shmem collective", flag, SHMEM_CMP_GE, *taken);
+        return;
+    }
     shmi_wait_u64("shmem collective", flag, SHMEM_CMP_GE, count);
     /* A fetching atomic: the subtraction is done when it returns, even when
      * atomics to this PE's own memory go through the fabric. */

@@ -12,6 +12,11 @@
  *
  * With SHMEM_DEBUG=1 each collective call also checks that every PE passed
  * the same arguments (an extra barrier and one small get from PE 0).
+ *
+ * Device memory (shmem_malloc_with_hints with SHMEMX_MALLOC_DEVICE) comes
+ * from the device heap (device_heap.h) under the same rules; shmem_free and
+ * shmem_realloc recognise its pointers, and shmem_ptr returns the IPC
+ * mapping of a local PE's device heap (a device address).
  */
 #include "config.h"
 
@@ -22,11 +27,13 @@
 #include "core/core_api.h"
 #include "core/env.h"
 #include "core/error.h"
+#include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
 #include "core/segment.h"
 #include "core/state.h"
 #include "core/team/team.h"
 #include "shmem.h"
+#include "shmemx.h"
 
 static void require_init(const char *routine)
 {
@@ -70,14 +77,23 @@ static void debug_check(const char *routine, uint64_t a, uint64_t b)
                    (unsigned long long)a, (unsigned long long)b);
 }
 
-/* A pointer as something equal on every PE: its heap offset. */
+/* A pointer as something equal on every PE: its heap offset (device heap
+ * offsets are tagged with the top bit). */
 static uint64_t sym_key(const void *ptr)
 {
     size_t off;
+    int seg = ptr ? shmi_seg_lookup(ptr, 1, &off) : -1;
 
-    if (!ptr || shmi_seg_lookup(ptr, 1, &off) != SHMI_SEG_HEAP)
-        return UINT64_MAX;
-    return off;
+    if (seg == SHMI_SEG_HEAP)
+        return off;
+    if (seg == SHMI_SEG_DEVICE)
+        return off | (1ULL << 63);
+    return UINT64_MAX;
+}
+
+static int is_device_ptr(const void *ptr)
+{
+    return ptr && shmi_device_heap_contains(ptr);
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -126,12 +142,34 @@ void *shmi_align(size_t alignment, size_t size)
     return collective_alloc("shmem_align", size, alignment);
 }
 
+/* The device heap's collective_alloc. */
+static void *device_alloc(const char *routine, size_t size)
+{
+    void *p = NULL;
+
+    require_init(routine);
+    debug_check(routine, size, SHMEMX_MALLOC_DEVICE);
+    if (size > 0 && !shmi_device_backend())
+        SHMI_LOG(SHMI_LOG_DEBUG, "heap",
+                 "%s(%zu, SHMEMX_MALLOC_DEVICE): no device heap "
+                 "(SHMEM_DEVICE_BACKEND, SHMEM_SYMMETRIC_DEVICE_SIZE)",
+                 routine, size);
+    else if (size > 0 && !(p = shmi_device_heap_alloc(size, 0)))
+        SHMI_LOG(SHMI_LOG_DEBUG, "heap",
+                 "%s(%zu): device symmetric heap exhausted "
+                 "(SHMEM_SYMMETRIC_DEVICE_SIZE)",
+                 routine, size);
+    shmi_barrier_all();
+    return p;
+}
+
 void *shmi_malloc_with_hints(size_t size, long hints)
 {
-    /* The hints (SHMEM_MALLOC_ATOMICS_REMOTE, _SIGNAL_REMOTE) describe
-     * usage; with one heap and one atomic engine per target they change
-     * nothing here. Device memory is asked for through shmemx. */
-    (void)hints;
+    /* The standard hints (SHMEM_MALLOC_ATOMICS_REMOTE, _SIGNAL_REMOTE)
+     * describe usage; with one heap and one atomic engine per target they
+     * change nothing here. SHMEMX_MALLOC_DEVICE picks the device heap. */
+    if (hints & SHMEMX_MALLOC_DEVICE)
+        return device_alloc("shmem_malloc_with_hints", size);
     return collective_alloc("shmem_malloc_with_hints", size, 0);
 }
 
@@ -140,7 +178,10 @@ void shmi_free(void *ptr)
     require_init("shmem_free");
     debug_check("shmem_free", sym_key(ptr), 0);
     shmi_barrier_all();
-    shmi_heap_free("shmem_free", ptr);
+    if (is_device_ptr(ptr))
+        shmi_device_heap_free("shmem_free", ptr);
+    else
+        shmi_heap_free("shmem_free", ptr);
 }
 
 /* Moves a block that cannot grow in place; NULL (and ptr untouched) when no
@@ -154,6 +195,27 @@ static void *realloc_move(void *ptr, size_t size)
         return NULL;
     memcpy(p, ptr, old < size ? old : size);
     shmi_heap_free("shmem_realloc", ptr);
+    return p;
+}
+
+/* shmem_realloc of a device block: in place, else a new block and a
+ * device-to-device copy. */
+static void *device_realloc(void *ptr, size_t size)
+{
+    const char *r = "shmem_realloc";
+    size_t old;
+    void *p;
+
+    if (shmi_device_heap_resize(r, ptr, size) == 0)
+        return ptr;
+    old = shmi_device_heap_block_size(r, ptr);
+    p = shmi_device_heap_alloc(size, 0);
+    if (!p)
+        return NULL;
+    if (shmi_device_backend()->copy(p, ptr, old < size ? old : size,
+                                    SHMI_GPU_D2D) != 0)
+        SHMI_FATAL("%s: cannot copy the device block to its new place", r);
+    shmi_device_heap_free(r, ptr);
     return p;
 }
 
@@ -171,7 +233,9 @@ void *shmi_realloc(void *ptr, size_t size)
     debug_check("shmem_realloc", sym_key(ptr), size);
     /* Entry barrier: other PEs may still be using the old block. */
     shmi_barrier_all();
-    if (shmi_heap_resize("shmem_realloc", ptr, size) == 0)
+    if (is_device_ptr(ptr))
+        p = device_realloc(ptr, size);
+    else if (shmi_heap_resize("shmem_realloc", ptr, size) == 0)
         p = ptr;
     else
         p = realloc_move(ptr, size);
@@ -191,6 +255,8 @@ void *shmi_ptr(const void *dest, int pe)
     seg = shmi_seg_lookup(dest, 1, &off);
     if (seg < 0)
         return NULL;
+    if (seg == SHMI_SEG_DEVICE)
+        return shmi_device_peer_ptr(pe, off);
     return shmi_seg_peer_ptr(pe, seg, off);
 }
 
@@ -214,7 +280,8 @@ int shmi_addr_accessible(const void *addr, int pe)
     seg = shmi_seg_lookup(addr, 1, &off);
     if (seg < 0)
         return 0;
-    if (shmi_seg_peer_ptr(pe, seg, off))
+    if (shmi_seg_peer_ptr(pe, seg, off) ||
+        (seg == SHMI_SEG_DEVICE && shmi_device_peer_ptr(pe, off)))
         return 1;
     return shmi_state.fabric &&
            shmi_state.fabric->reachable(pe, (shmi_seg_id_t)seg);

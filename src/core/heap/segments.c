@@ -12,6 +12,7 @@
 #include "boot/boot.h"
 #include "core/env.h"
 #include "core/error.h"
+#include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
 #include "core/segment.h"
 #include "core/state.h"
@@ -94,6 +95,8 @@ int shmi_segments_init(void)
     ret = shmi_boot_put(SHMI_HEAP_KEY, &hd, sizeof(hd));
     if (ret == 0)
         ret = shmi_boot_put(SHMI_DATA_KEY, &dd, sizeof(dd));
+    if (ret == 0)
+        ret = shmi_device_heap_init();
     SHMI_LOG(SHMI_LOG_DEBUG, "heap",
              "heap %zu bytes at %p (%s), data %zu bytes at %p (%s)",
              shmi_state.seg[SHMI_SEG_HEAP].size,
@@ -143,6 +146,7 @@ void shmi_segments_connected(void)
      * job in /dev/shm, and the descriptors are no longer needed. */
     shmi_heap_release_object();
     shmi_shm_release(&data_obj);
+    shmi_device_heap_connected();
 }
 
 void shmi_segments_finalize(void)
@@ -156,6 +160,7 @@ void shmi_segments_finalize(void)
              st.in_use, st.n_blocks, st.largest_free, st.size);
     shmi_heap_release_object();
     shmi_shm_release(&data_obj);
+    shmi_device_heap_finalize();
     shmi_heap_destroy();
     for (int s = SHMI_SEG_HEAP; s <= SHMI_SEG_DATA; s++) {
         free(shmi_state.peer_base[s]);

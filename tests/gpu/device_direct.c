@@ -1,0 +1,273 @@
+/*
+ * The device heap and the device data path (src/gpu/device_path.h), called
+ * directly: allocation (shmem_malloc_with_hints with SHMEMX_MALLOC_DEVICE,
+ * shmem_free, shmem_realloc, shmem_ptr), then put, get, atomics and put-
+ * with-signal between device heaps and between device and host memory,
+ * with transfers large enough to run the staging pipeline. Run with
+ * SHMEM_DEVICE_BACKEND=mock on 2 or more PEs, with and without
+ * SHMEM_LOCAL=0; skipped when no device heap exists.
+ */
+#include "config.h"
+
+#include "core/heap/device_heap.h"
+#include "core/segment.h"
+#include "core/state.h"
+#include "gpu/device_path.h"
+#include "shmem.h"
+#include "shmemx.h"
+
+#include "gpu_test.h"
+
+#define R "device_direct"
+
+/* Large: several staging chunks and a ragged tail. */
+#define BIG (3 * SHMI_DEVICE_STAGE_CHUNK + 4099)
+
+static const shmi_gpu_ops_t *g;
+static int me, npes, right, left;
+
+static size_t dev_off(const void *p)
+{
+    size_t off = 0;
+
+    GT_CHECK(shmi_seg_lookup(p, 1, &off) == SHMI_SEG_DEVICE,
+             "%p is in the device segment", p);
+    return off;
+}
+
+static size_t host_off(const void *p)
+{
+    size_t off = 0;
+
+    GT_CHECK(shmi_seg_lookup(p, 1, &off) == SHMI_SEG_HEAP,
+             "%p is in the host heap", p);
+    return off;
+}
+
+static void dev_write(void *dev, const void *host, size_t n)
+{
+    GT_CHECK(g->copy(dev, host, n, SHMI_GPU_H2D) == 0, "H2D copy");
+}
+
+static void dev_read(void *host, const void *dev, size_t n)
+{
+    GT_CHECK(g->copy(host, dev, n, SHMI_GPU_D2H) == 0, "D2H copy");
+}
+
+/* Same offsets everywhere, reuse after free, exhaustion alike, realloc
+ * keeps data, freed memory reads as zero, shmem_ptr. */
+static void test_alloc(void)
+{
+    static size_t offs[2];
+    size_t root[2] = {0, 0}, big = shmi_state.seg[SHMI_SEG_DEVICE].size + 1;
+    unsigned char buf[256], out[256];
+    char *a = shmem_malloc_with_hints(1000, SHMEMX_MALLOC_DEVICE);
+    char *b = shmem_malloc_with_hints(4096, SHMEMX_MALLOC_DEVICE);
+    char *c;
+
+    GT_CHECK(a && b && a != b, "two device blocks");
+    GT_CHECK(((uintptr_t)a & 63) == 0 && ((uintptr_t)b & 63) == 0,
+             "blocks are cache-line aligned");
+    GT_CHECK(shmi_device_touches(a, 1) && !shmi_device_touches(buf, 1),
+             "shmi_device_touches tells device from host memory");
+    offs[0] = dev_off(a);
+    offs[1] = dev_off(b);
+    shmem_barrier_all();
+    shmem_getmem(root, offs, sizeof(root), 0);
+    GT_CHECK(root[0] == offs[0] && root[1] == offs[1],
+             "same device offsets as PE 0");
+    shmem_free(a);
+    c = shmem_malloc_with_hints(1000, SHMEMX_MALLOC_DEVICE);
+    GT_CHECK(c == a, "a freed block is reused (%p, %p)", (void *)c, (void *)a);
+    GT_CHECK(shmem_malloc_with_hints(big, SHMEMX_MALLOC_DEVICE) == NULL,
+             "more than the device heap gives NULL");
+    gt_fill(buf, sizeof(buf), me, 1);
+    dev_write(b, buf, sizeof(buf));
+    b = shmem_realloc(b, 3 * 1024 * 1024);
+    GT_CHECK(b && shmi_device_heap_contains(b), "device realloc");
+    dev_read(out, b, sizeof(out));
+    GT_CHECK(gt_diff(out, sizeof(out), me, 1) == sizeof(out),
+             "realloc keeps the data");
+    shmem_free(b);
+    b = shmem_malloc_with_hints(3 * 1024 * 1024, SHMEMX_MALLOC_DEVICE);
+    dev_read(out, b, sizeof(out));
+    GT_CHECK(out[0] == 0 && memcmp(out, out + 1, sizeof(out) - 1) == 0,
+             "freed device memory reads as zero");
+    GT_CHECK(shmem_ptr(b, me) == b, "shmem_ptr on self");
+    GT_CHECK(shmem_ptr(b, right) != NULL && (right == me || shmem_ptr(b, right) != b),
+             "shmem_ptr on a PE of this node maps its device heap");
+    GT_CHECK(shmem_addr_accessible(b, right), "device heap accessible");
+    shmem_free(b);
+    shmem_free(c);
+}
+
+/* Put and get of n bytes, device <-> device and device <-> host. */
+static void test_rma(size_t n, int round)
+{
+    unsigned char *h = gt_xmalloc(n), *o = gt_xmalloc(n);
+    char *dsrc = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
+    char *ddst = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
+    unsigned char *hsym = shmem_malloc(n);
+    shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+    size_t d;
+    int ret;
+
+    GT_CHECK(dsrc && ddst && hsym, "buffers of %zu bytes", n);
+    gt_fill(h, n, me, round);
+    dev_write(dsrc, h, n);
+    shmem_barrier_all();
+    /* device -> device heap of the right neighbour */
+    ret = shmi_device_put(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), dsrc,
+                          n, 0);
+    GT_CHECK(ret == 0, "D2D put: %d", ret);
+    /* device -> host heap of the right neighbour (staged without LOCAL) */
+    ret = shmi_device_put(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), dsrc,
+                          n, 1);
+    GT_CHECK(ret == 0, "device-to-host put: %d", ret);
+    shmem_quiet();
+    shmem_barrier_all();
+    dev_read(o, ddst, n);
+    GT_CHECK((d = gt_diff(o, n, left, round)) == n, "D2D put, byte %zu", d);
+    GT_CHECK((d = gt_diff(hsym, n, left, round)) == n,
+             "device-to-host put, byte %zu", d);
+    /* get: device heap of right -> host; host heap of right -> device */
+    memset(o, 0, n);
+    ret = shmi_device_get(R, ctx, right, SHMI_SEG_DEVICE, dev_off(dsrc), o, n,
+                          0);
+    GT_CHECK(ret == 0 && (d = gt_diff(o, n, right, round)) == n,
+             "get from a device heap into host memory (%d)", ret);
+    ret = shmi_device_get(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), ddst,
+                          n, 0);
+    dev_read(o, ddst, n);
+    GT_CHECK(ret == 0 && (d = gt_diff(o, n, me, round)) == n,
+             "get from a host heap into device memory (%d), byte %zu", ret, d);
+    shmem_barrier_all();
+    /* host private buffer -> device heap of the right neighbour */
+    gt_fill(h, n, me, round + 1);
+    ret = shmi_device_put(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), h, n,
+                          0);
+    shmem_barrier_all();
+    dev_read(o, ddst, n);
+    GT_CHECK(ret == 0 && (d = gt_diff(o, n, left, round + 1)) == n,
+             "host-to-device put (%d), byte %zu", ret, d);
+    shmem_barrier_all();
+    shmem_free(hsym);
+    shmem_free(ddst);
+    shmem_free(dsrc);
+    free(h);
+    free(o);
+}
+
+static void test_amo(void)
+{
+    enum { K = 200 };
+    uint64_t *ctr = shmem_malloc_with_hints(64, SHMEMX_MALLOC_DEVICE);
+    uint64_t one = 1, old = 0, v = 0, cmp, nw;
+    size_t off = dev_off(ctr);
+    shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+    int32_t i4 = 5, f4 = 0;
+
+    shmem_barrier_all();
+    for (int k = 0; k < K; k++)
+        for (int pe = 0; pe < npes; pe++)
+            GT_CHECK(shmi_device_amo(R, ctx, pe, SHMI_SEG_DEVICE, off,
+                                     SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &one,
+                                     NULL, &old, 0) == 0,
+                     "fetch-add");
+    shmem_barrier_all();
+    dev_read(&v, ctr, 8);
+    GT_CHECK(v == (uint64_t)K * npes, "counter %llu, expected %llu",
+             (unsigned long long)v, (unsigned long long)K * npes);
+    shmem_barrier_all();
+    /* compare-and-swap: exactly one PE wins on PE 0's word */
+    cmp = (uint64_t)K * npes;
+    nw = 1000 + (uint64_t)me;
+    GT_CHECK(shmi_device_amo(R, ctx, 0, SHMI_SEG_DEVICE, off, SHMI_AMO_CSWAP,
+                             SHMI_DT_UINT64, &nw, &cmp, &old, 0) == 0,
+             "cswap");
+    shmem_barrier_all();
+    if (me == 0) {
+        dev_read(&v, ctr, 8);
+        GT_CHECK(v >= 1000 && v < 1000 + (uint64_t)npes, "cswap winner %llu",
+                 (unsigned long long)v);
+    }
+    /* a 32-bit word next to it: swap then fetch */
+    GT_CHECK(shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
+                             SHMI_AMO_SET, SHMI_DT_INT32, &i4, NULL, NULL,
+                             0) == 0 &&
+                 shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
+                                 SHMI_AMO_FETCH, SHMI_DT_INT32, NULL, NULL,
+                                 &f4, 0) == 0 &&
+                 f4 == 5,
+             "int32 set/fetch (%d)", (int)f4);
+    shmem_barrier_all();
+    shmem_free(ctr);
+}
+
+/* put-with-signal: device data with a device signal, then device data to
+ * a host buffer with a host signal. */
+static void test_signal(size_t n)
+{
+    unsigned char *h = gt_xmalloc(n), *o = gt_xmalloc(n);
+    char *dsrc = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
+    char *ddst = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
+    uint64_t *dsig = shmem_malloc_with_hints(8, SHMEMX_MALLOC_DEVICE);
+    unsigned char *hdst = shmem_malloc(n);
+    uint64_t *hsig = shmem_calloc(1, 8);
+    shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+    int ret;
+
+    gt_fill(h, n, me, 7);
+    dev_write(dsrc, h, n);
+    shmem_barrier_all();
+    ret = shmi_device_put_signal(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst),
+                                 dsrc, n, SHMI_SEG_DEVICE, dev_off(dsig), 3,
+                                 SHMEM_SIGNAL_ADD, 0);
+    GT_CHECK(ret == 0, "put_signal to device: %d", ret);
+    GT_CHECK(shmi_device_signal_wait(R, dsig, SHMEM_CMP_EQ, 3) == 3,
+             "device signal arrives");
+    dev_read(o, ddst, n);
+    GT_CHECK(gt_diff(o, n, left, 7) == n, "data before the device signal");
+    GT_CHECK(shmi_device_signal_fetch(R, dsig) == 3, "signal fetch");
+    ret = shmi_device_put_signal(R, ctx, right, SHMI_SEG_HEAP, host_off(hdst),
+                                 dsrc, n, SHMI_SEG_HEAP, host_off(hsig), 9,
+                                 SHMEM_SIGNAL_SET, 1);
+    GT_CHECK(ret == 0, "put_signal to host: %d", ret);
+    GT_CHECK(shmem_signal_wait_until(hsig, SHMEM_CMP_EQ, 9) == 9,
+             "host signal arrives");
+    GT_CHECK(gt_diff(hdst, n, left, 7) == n, "data before the host signal");
+    shmem_barrier_all();
+    shmem_free(hsig);
+    shmem_free(hdst);
+    shmem_free(dsig);
+    shmem_free(ddst);
+    shmem_free(dsrc);
+    free(h);
+    free(o);
+}
+
+int main(void)
+{
+    shmem_init();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    right = (me + 1) % npes;
+    left = (me + npes - 1) % npes;
+    g = shmi_device_backend();
+    if (!g) {
+        if (me == 0)
+            printf("no device heap (set SHMEM_DEVICE_BACKEND=mock): "
+                   "skipped\n");
+        fflush(stdout);
+        shmem_finalize();
+        return 77;
+    }
+    test_alloc();
+    test_rma(1, 0);
+    test_rma(4000, 1);
+    test_rma(BIG, 2);
+    test_amo();
+    test_signal(100);
+    test_signal(BIG);
+    return gt_finish(R);
+}

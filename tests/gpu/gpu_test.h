@@ -1,0 +1,76 @@
+/*
+ * Shared helpers of the device-heap tests (tests/gpu/): a failure counter,
+ * host views of device memory through the back end, and byte patterns.
+ */
+#ifndef WEFT_TESTS_GPU_TEST_H
+#define WEFT_TESTS_GPU_TEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int gt_failures;
+
+#define GT_CHECK(cond, ...)                                                    \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "FAIL pe %d %s:%d: ", shmem_my_pe(), __FILE__,     \
+                    __LINE__);                                                 \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+            gt_failures++;                                                     \
+        }                                                                      \
+    } while (0)
+
+/* Byte i of the pattern of PE pe, in round r. */
+static inline unsigned char gt_byte(int pe, int r, size_t i)
+{
+    return (unsigned char)(i * 31 + (size_t)pe * 7 + (size_t)r * 13 + 1);
+}
+
+static inline void gt_fill(unsigned char *b, size_t n, int pe, int r)
+{
+    for (size_t i = 0; i < n; i++)
+        b[i] = gt_byte(pe, r, i);
+}
+
+/* Index of the first byte that differs from the pattern, or n. */
+static inline size_t gt_diff(const unsigned char *b, size_t n, int pe, int r)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != gt_byte(pe, r, i))
+            return i;
+    return n;
+}
+
+static inline void *gt_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+/* Ends the test: every PE reports, the job fails if any PE failed. */
+static inline int gt_finish(const char *name)
+{
+    static int total;
+    int me = shmem_my_pe();
+
+    shmem_barrier_all();
+    shmem_int_atomic_add(&total, gt_failures, 0);
+    shmem_barrier_all();
+    if (me == 0)
+        printf("%s: %d failure%s on %d PEs\n", name, total,
+               total == 1 ? "" : "s", shmem_n_pes());
+    fflush(stdout);
+    shmem_barrier_all();
+    shmem_finalize();
+    return gt_failures ? 1 : 0;
+}
+
+#endif /* WEFT_TESTS_GPU_TEST_H */
