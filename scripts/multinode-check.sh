@@ -11,8 +11,8 @@
 # Run as root from a build tree where `make multinode-check` (or make check)
 # built the programs. --quick runs only start-up, paths and coherence (the
 # test case in tests/multinode/multinode.cases); --keep keeps the work
-# directory. Env: NODES (default 3; the -N 3 steps need 3), MN_ITERS
-# (coherence iterations per PE, default 1000).
+# directory. Env: NODES (default 3, 2 with --quick; the -N 3 steps need
+# 3), MN_ITERS (coherence iterations per PE, default 1000).
 # Prints one line per step and a summary; exits 0 when nothing failed, 1
 # when something did, 77 when the check cannot run here (not root, ...).
 set -u
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 S=$(cd "$S" && pwd); B=$(cd "$B" && pwd)
-NODES=${NODES:-3}; MN_ITERS=${MN_ITERS:-1000}
+NODES=${NODES:-$((quick ? 2 : 3))}; MN_ITERS=${MN_ITERS:-1000}
 skip_all() { echo "multinode-check: skipped: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip_all "simulated nodes need root"
 for c in nsenter unshare ip; do
@@ -40,10 +40,11 @@ done
 # nothing that would force a provider or the path (Weft must choose).
 unset FI_TCP_IFACE FI_SOCKETS_IFACE FI_PROVIDER SHMEM_OFI_PROVIDER SHMEM_LOCAL \
     SHMEM_LOCAL_OFF_PES SHMEM_AMO_ENGINE
-# The MPI twins too: TCP across the bridge, not the shared memory that UCX
-# finds between namespaces of one kernel.
+# The Open MPI twin too: TCP across the bridge, not the shared memory that
+# UCX finds between namespaces of one kernel. (Debian's MPICH is built on
+# UCX only, whose device scan reads the root namespace's /sys and finds no
+# usable interface in a node: its twin runs, but over shared memory.)
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=simeth0
-export UCX_TLS=tcp,self UCX_NET_DEVICES=simeth0
 # Each node has a private /tmp: programs and work dir live in /var/tmp.
 W=/var/tmp/weft-mn-$$
 export D=$W/slurm PFX=mn$$ NODES CPUS=2

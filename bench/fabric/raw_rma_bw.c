@@ -53,8 +53,13 @@ struct raw {
 
 static void die(const char *call, int ret)
 {
-    fprintf(stderr, "raw_rma_bw: %s: %s\n", call,
-            ret < 0 ? fi_strerror(-ret) : PMIx_Error_string(ret));
+    fprintf(stderr, "raw_rma_bw: %s: %s\n", call, fi_strerror(-ret));
+    exit(1);
+}
+
+static void die_pmix(const char *call, pmix_status_t ret)
+{
+    fprintf(stderr, "raw_rma_bw: %s: %s\n", call, PMIx_Error_string(ret));
     exit(1);
 }
 
@@ -141,16 +146,16 @@ static void raw_exchange(struct raw *r)
     val.data.bo.size = sizeof(mine);
     if ((ret = PMIx_Put(PMIX_GLOBAL, "raw_rma_bw.card", &val)) != PMIX_SUCCESS ||
         (ret = PMIx_Commit()) != PMIX_SUCCESS)
-        die("PMIx_Put/Commit", ret);
+        die_pmix("PMIx_Put/Commit", ret);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     if ((ret = PMIx_Fence(NULL, 0, &info, 1)) != PMIX_SUCCESS)
-        die("PMIx_Fence", ret);
+        die_pmix("PMIx_Fence", ret);
     PMIX_LOAD_PROCID(&peer, r->me.nspace, r->me.rank == 0 ? 1 : 0);
     if ((ret = PMIx_Get(&peer, "raw_rma_bw.card", NULL, 0, &got)) != PMIX_SUCCESS)
-        die("PMIx_Get", ret);
+        die_pmix("PMIx_Get", ret);
     theirs = (struct card *)got->data.bo.bytes;
     if (got->type != PMIX_BYTE_OBJECT || got->data.bo.size != sizeof(*theirs))
-        die("PMIx_Get (not a card)", PMIX_ERR_BAD_PARAM);
+        die_pmix("PMIx_Get (not a card)", PMIX_ERR_BAD_PARAM);
     if (fi_av_insert(r->av, theirs->name, 1, &r->peer, 0, NULL) != 1)
         die("fi_av_insert", -FI_EINVAL);
     r->peer_key = theirs->key;
@@ -158,12 +163,27 @@ static void raw_exchange(struct raw *r)
     PMIX_VALUE_RELEASE(got);
 }
 
+static uint32_t raw_job_size(const struct raw *r)
+{
+    pmix_proc_t job;
+    pmix_value_t *v = NULL;
+    uint32_t n = 0;
+
+    PMIX_LOAD_PROCID(&job, r->me.nspace, PMIX_RANK_WILDCARD);
+    if (PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &v) == PMIX_SUCCESS && v) {
+        if (v->type == PMIX_UINT32)
+            n = v->data.uint32;
+        PMIX_VALUE_RELEASE(v);
+    }
+    return n;
+}
+
 static void raw_fence(void)
 {
     int ret = PMIx_Fence(NULL, 0, NULL, 0);
 
     if (ret != PMIX_SUCCESS)
-        die("PMIx_Fence", ret);
+        die_pmix("PMIx_Fence", ret);
 }
 
 /* Waits (polling, which drives progress) until `want` writes completed. */
@@ -272,8 +292,13 @@ int main(int argc, char **argv)
     r.flags = keep == argc - 1 ? FI_DELIVERY_COMPLETE : 0;
     o = bench_parse(keep + 1, argv, 4 << 20);
     if ((ret = PMIx_Init(&r.me, NULL, 0)) != PMIX_SUCCESS)
-        die("PMIx_Init (start with srun --mpi=pmix)", ret);
+        die_pmix("PMIx_Init (start with srun --mpi=pmix)", ret);
     o.print = r.me.rank == 0;
+    if (raw_job_size(&r) < 2) {
+        fprintf(stderr, "raw_rma_bw needs 2 processes (srun --mpi=pmix -N 2 -n 2)\n");
+        PMIx_Finalize(NULL, 0);
+        return 2;
+    }
     raw_open(&r, o.max_size);
     raw_exchange(&r);
     if (o.print && !o.csv)

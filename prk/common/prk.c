@@ -1,6 +1,8 @@
 /*
  * Shared helpers of the Parallel Research Kernels (see prk.h).
  */
+/* clock_gettime, posix_memalign and madvise's MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE
 #include "prk.h"
 
 #include <errno.h>
@@ -66,6 +68,10 @@ int prk_agree_error(int local_err, const char *msg)
         printf("ERROR: %s\n", local_err ? msg : "a check failed on another PE");
         fflush(stdout);
     }
+    /* No PE leaves (and exits non-zero, which makes a launcher stop the
+     * job) before the message is out. */
+    if (any)
+        prk_comm_barrier();
     return any;
 }
 

@@ -97,6 +97,7 @@ int p2p_finish(const p2p_t *p, double local_elapsed)
     if (last && fabs(corner - ref) / ref >= 1e-8) {
         printf("ERROR: checksum %lf does not match verification value %lf\n",
                corner, ref);
+        fflush(stdout); /* out before the reduction lets anyone exit */
         bad = 1;
     }
     if (prk_comm_max_int(bad))

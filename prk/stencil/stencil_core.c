@@ -247,9 +247,12 @@ int stencil_finish(const stencil_t *s, double local_elapsed)
     norm = prk_comm_sum_double(local_norm) / interior;
     reference = 2.0 * (double)(s->iterations + 1);
     if (fabs(norm - reference) > 1e-8) {
-        if (s->me == 0)
+        if (s->me == 0) {
             printf("ERROR: L1 norm = %lf, Reference L1 norm = %lf\n", norm,
                    reference);
+            fflush(stdout);
+        }
+        prk_comm_barrier(); /* the message is out before anyone exits */
         return 1;
     }
     flops = (double)(8 * R + 3) * interior;
@@ -257,6 +260,7 @@ int stencil_finish(const stencil_t *s, double local_elapsed)
         printf("Solution validates\n");
         printf("Rate (MFlops/s): %lf  Avg time (s): %lf\n",
                1e-6 * flops / avgtime, avgtime);
+        fflush(stdout);
     }
     return 0;
 }

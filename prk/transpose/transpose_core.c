@@ -166,9 +166,12 @@ int transpose_finish(const transpose_t *t, double local_elapsed)
     }
     abserr = prk_comm_sum_double(local_err);
     if (abserr >= 1e-8) {
-        if (t->me == 0)
+        if (t->me == 0) {
             printf("ERROR: Aggregate squared error %lf exceeds threshold %e\n",
                    abserr, 1e-8);
+            fflush(stdout);
+        }
+        prk_comm_barrier(); /* the message is out before anyone exits */
         return 1;
     }
     if (t->me == 0) {
@@ -176,6 +179,7 @@ int transpose_finish(const transpose_t *t, double local_elapsed)
         printf("Rate (MB/s): %lf Avg time (s): %lf\n",
                1e-6 * 16.0 * (double)t->order * (double)t->order / avgtime,
                avgtime);
+        fflush(stdout);
     }
     return 0;
 }

@@ -101,14 +101,12 @@ static void shmi_order_pe_quiet(const char *routine, shmem_ctx_t ctx,
     shmi_order_quiet(routine, ctx, npes == 1 ? pe : -1);
 }
 
-/* The generated API has the single-PE form of shmem_pe_quiet; the list form
- * of the 1.6 text is the same code with npes elements. */
-void shmi_pe_quiet(int target_pe)
+void shmi_pe_quiet(const int *target_pes, size_t npes)
 {
-    shmi_order_pe_quiet("shmem_pe_quiet", SHMEM_CTX_DEFAULT, &target_pe, 1);
+    shmi_order_pe_quiet("shmem_pe_quiet", SHMEM_CTX_DEFAULT, target_pes, npes);
 }
 
-void shmi_ctx_pe_quiet(shmem_ctx_t ctx, int target_pe)
+void shmi_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
-    shmi_order_pe_quiet("shmem_ctx_pe_quiet", ctx, &target_pe, 1);
+    shmi_order_pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes);
 }

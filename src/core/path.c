@@ -178,7 +178,8 @@ void shmi_dp_fabric_put_signal(const char *routine, shmem_ctx_t ctx, int pe,
 
 /* ---- start-up ------------------------------------------------------------ */
 
-/* 1 when this PE is listed in SHMEM_LOCAL_OFF_PES (a comma list). */
+/* 1 when this PE is listed in SHMEM_LOCAL_OFF_PES (a comma list); *any is
+ * set when the list names a PE. Returns -1 on a malformed list. */
 static int shmi_path_local_off(int pe, int *any)
 {
     const char *s = shmi_env.LOCAL_OFF_PES;
@@ -189,8 +190,8 @@ static int shmi_path_local_off(int pe, int *any)
     while (*s) {
         long v = strtol(s, &end, 10);
 
-        if (end == s)
-            break;
+        if (end == s || v < 0 || (*end != ',' && *end != '\0'))
+            return -1;
         *any = 1;
         found |= v == pe;
         s = *end == ',' ? end + 1 : end;
@@ -260,7 +261,13 @@ int shmi_paths_init(void)
     if (ret && ret != SHMI_ENODEV)
         return ret;
     shmi_path_local_up = ret == 0;
-    shmi_path_local_off(shmi_my_pe_fast(), &any_off);
+    if (shmi_path_local_off(shmi_my_pe_fast(), &any_off) < 0) {
+        SHMI_LOG(SHMI_LOG_ERROR, "path",
+                 "SHMEM_LOCAL_OFF_PES=\"%s\" is not a comma-separated list of "
+                 "PE numbers (e.g. 1,3)",
+                 shmi_env.LOCAL_OFF_PES);
+        return SHMI_EINVAL;
+    }
     /* SHMEM_AMO_ENGINE=fabric asks for the fabric even where load/store
      * would reach everything: all atomics then go through it. */
     if (shmi_n_pes_fast() == 1 ||
@@ -280,18 +287,45 @@ int shmi_paths_init(void)
 
 /* SHMEM_LOCAL_OFF_PES: a PE listed reaches every other PE through the
  * fabric, while the others keep load/store, so that one job mixes both
- * paths on the same words (tests of atomic coherence). */
+ * paths on the same words (tests of atomic coherence). The mappings stay;
+ * only the data plane stops seeing them, and they are handed back to the
+ * local transport before it unmaps them. */
+static char **shmi_path_hidden[SHMI_SEG_COUNT];
+
 static void shmi_path_apply_local_off(void)
 {
-    int any, me = shmi_my_pe_fast();
+    int any, me = shmi_my_pe_fast(), n = shmi_n_pes_fast();
 
-    if (!shmi_path_local_off(me, &any))
+    if (shmi_path_local_off(me, &any) != 1)
         return;
-    for (int s = 0; s < SHMI_SEG_COUNT; s++)
-        for (int pe = 0; shmi_state.peer_base[s] && pe < shmi_n_pes_fast();
-             pe++)
-            if (pe != me)
-                shmi_state.peer_base[s][pe] = NULL;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        char **bases = shmi_state.peer_base[s];
+
+        if (bases == NULL)
+            continue;
+        shmi_path_hidden[s] = calloc((size_t)n, sizeof(char *));
+        if (shmi_path_hidden[s] == NULL)
+            continue; /* keep load/store: still correct */
+        for (int pe = 0; pe < n; pe++) {
+            if (pe == me)
+                continue;
+            shmi_path_hidden[s][pe] = bases[pe];
+            bases[pe] = NULL;
+        }
+    }
+}
+
+static void shmi_path_restore_local_off(void)
+{
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        if (shmi_path_hidden[s] == NULL)
+            continue;
+        for (int pe = 0; pe < shmi_n_pes_fast(); pe++)
+            if (shmi_path_hidden[s][pe] && shmi_state.peer_base[s])
+                shmi_state.peer_base[s][pe] = shmi_path_hidden[s][pe];
+        free(shmi_path_hidden[s]);
+        shmi_path_hidden[s] = NULL;
+    }
 }
 
 /* Sets shmi_dp_mixed and checks that every (PE, segment) has a path. */
@@ -363,6 +397,7 @@ void shmi_paths_finalize(void)
         shmi_state.fabric->finalize();
         shmi_state.fabric = NULL;
     }
+    shmi_path_restore_local_off();
     if (shmi_path_local_up) {
         shmt_local_ops.finalize();
         shmi_path_local_up = 0;

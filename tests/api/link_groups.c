@@ -41,7 +41,7 @@ int main(void)
     shmem_broadcast64(dst, src, 1, 0, 0, 0, 1, psync);
     shmem_barrier(0, 0, 1, psync);
     v += shmem_team_sync(team);
-    shmem_ctx_pe_quiet(ctx, 0);                                  /* ordering */
+    shmem_ctx_pe_quiet(ctx, &provided, 1);                       /* ordering */
     shmem_set_lock(&lock);                                       /* locks */
     shmem_clear_lock(&lock);
     shmem_udcflush();                                            /* legacy */

@@ -77,7 +77,7 @@ static void order_quiet(long *data)
         CHECK(shmem_long_g(&data[i], right) == 100 + i);
         long s = 200 + i;
         shmem_long_put_nbi(&data[i + 20], &s, 1, right);
-        shmem_pe_quiet(right);
+        shmem_pe_quiet(&right, 1);
         shmem_long_get(&v, &data[i + 20], 1, right);
         CHECK(v == 200 + i);
     }
@@ -86,7 +86,7 @@ static void order_quiet(long *data)
         shmem_ctx_long_put_nbi(ctx, &sdata[0], &x, 1, right);
         shmem_ctx_fence(ctx);
         shmem_ctx_long_p(ctx, &sdata[1], 6666, right);
-        shmem_ctx_pe_quiet(ctx, right);
+        shmem_ctx_pe_quiet(ctx, &right, 1);
         CHECK(shmem_ctx_long_g(ctx, &sdata[0], right) == 5555);
         shmem_ctx_quiet(ctx);
         shmem_ctx_destroy(ctx);

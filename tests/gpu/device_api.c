@@ -122,6 +122,7 @@ static void test_signal(size_t n)
     o = readback(ddst, n);
     GT_CHECK(gt_diff(o, n, left, 5) == n, "data before the device signal");
     free(o);
+    shmem_barrier_all(); /* every PE saw 2 before anyone adds more */
     shmem_uint64_atomic_add(dsig, 1, right); /* signal_add on device */
     GT_CHECK(shmem_signal_wait_until(dsig, SHMEM_CMP_GE, 3) == 3,
              "atomic add on a device signal");

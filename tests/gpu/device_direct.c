@@ -101,6 +101,50 @@ static void test_alloc(void)
     shmem_free(c);
 }
 
+/* A deterministic mix of sizes and frees gives the same offsets as on PE
+ * 0; the heap fills up alike everywhere and coalesces back to one block. */
+static void test_alloc_pattern(void)
+{
+    enum { NB = 48 };
+    static size_t offs[NB + 1];
+    size_t *root = gt_xmalloc(sizeof(offs)), nfull = 0;
+    void *blk[NB], **full = gt_xmalloc(4096 * sizeof(void *));
+    shmi_alloc_stats_t st;
+    unsigned x = 12345;
+
+    for (int i = 0; i < NB; i++) {
+        x = x * 1103515245u + 12345u;
+        blk[i] = shmem_malloc_with_hints(64 + (x >> 8) % 100000,
+                                         SHMEMX_MALLOC_DEVICE);
+        offs[i] = blk[i] ? dev_off(blk[i]) : SIZE_MAX;
+        if (i % 3 == 2) { /* free an earlier one: holes to reuse */
+            shmem_free(blk[i - 2]);
+            blk[i - 2] = NULL;
+        }
+    }
+    while (nfull < 4096 && (full[nfull] = shmem_malloc_with_hints(
+                                1 << 20, SHMEMX_MALLOC_DEVICE)) != NULL)
+        nfull++;
+    offs[NB] = nfull;
+    shmem_barrier_all();
+    shmem_getmem(root, offs, sizeof(offs), 0);
+    GT_CHECK(memcmp(root, offs, sizeof(offs)) == 0,
+             "same offsets and same exhaustion point as PE 0");
+    GT_CHECK(nfull > 0, "1 MiB blocks until the heap is full (%zu)", nfull);
+    while (nfull > 0)
+        shmem_free(full[--nfull]);
+    for (int i = 0; i < NB; i++)
+        shmem_free(blk[i]);
+    shmi_device_heap_stats(&st);
+    GT_CHECK(st.in_use == 0 && st.n_blocks == 0 &&
+                 st.largest_free == st.size,
+             "everything freed coalesces (%zu in use, largest free %zu of "
+             "%zu)",
+             st.in_use, st.largest_free, st.size);
+    free(full);
+    free(root);
+}
+
 /* Put and get of n bytes, device <-> device and device <-> host. */
 static void test_rma(size_t n, int round)
 {
@@ -263,6 +307,7 @@ int main(void)
         return 77;
     }
     test_alloc();
+    test_alloc_pattern();
     test_rma(1, 0);
     test_rma(4000, 1);
     test_rma(BIG, 2);

@@ -36,6 +36,7 @@ bad() { echo "FAIL: $*"; errs=$((errs + 1)); }
 show() { for j in a b; do sed "s/^/  job $j| /" "$work/$j.out"; done; }
 
 ls /dev/shm | sort >"$work/shm.before"
+ls /tmp | sort >"$work/tmp.before"
 "$OSHRUN" -n 2 "$prog" 11 "$work/a" 20 >"$work/a.out" 2>&1 </dev/null &
 pa=$!
 "$OSHRUN" -n 2 "$prog" 22 "$work/b" 20 >"$work/b.out" 2>&1 </dev/null &
@@ -104,12 +105,16 @@ ours() {
     done
     return 1
 }
-while read -r name; do
-    ours "$name" || continue
-    m=$(stat -c '%a' "/dev/shm/$name" 2>/dev/null) || continue
-    echo "  /dev/shm/$name mode $m"
-    [ $((8#$m & 8#077)) = 0 ] || bad "/dev/shm/$name has mode $m (open to group/others)"
-done < <(ls /dev/shm)
+# The same for anything named after them directly in /dev/shm or /tmp
+# (outside the TMPDIR given to them).
+for d in /dev/shm /tmp; do
+    while read -r name; do
+        ours "$name" || continue
+        m=$(stat -c '%a' "$d/$name" 2>/dev/null) || continue
+        echo "  $d/$name mode $m"
+        [ $((8#$m & 8#077)) = 0 ] || bad "$d/$name has mode $m (open to group/others)"
+    done < <(ls "$d")
+done
 
 if [ "$mode" = kill ]; then
     victim=$(cat "$work/a/pid.1")
@@ -142,11 +147,15 @@ done
 left=$(ls -A "$TMPDIR")
 [ -z "$left" ] || bad "left in the launchers' TMPDIR: $left"
 ls /dev/shm | sort >"$work/shm.after"
+ls /tmp | sort >"$work/tmp.after"
 while read -r name; do
     if ours "$name"; then
         bad "left in /dev/shm: $name ($(stat -c '%s bytes, mode %a' "/dev/shm/$name" 2>/dev/null))"
     fi
 done < <(comm -13 "$work/shm.before" "$work/shm.after")
+while read -r name; do
+    ours "$name" && bad "left in /tmp: $name"
+done < <(comm -13 "$work/tmp.before" "$work/tmp.after")
 
 show
 if [ $errs != 0 ]; then

@@ -12,13 +12,16 @@ dist_noinst_SCRIPTS += scripts/multinode-check.sh
 EXTRA_DIST += tests/multinode/multinode.cases
 
 # The programs the check runs: ours, the launch, data-plane and collectives
-# tests, a PRK kernel and the benchmarks (when built).
+# tests, and a PRK kernel in its SHMEM and MPI forms.
 MULTINODE_DEPS = tests/multinode/coherence$(EXEEXT) \
 	tests/multinode/mn_paths$(EXEEXT) \
 	tests/launch/shmem_hello$(EXEEXT) \
 	tests/dataplane/dp_rma$(EXEEXT) tests/dataplane/dp_amo$(EXEEXT) \
 	tests/coll/coll_data$(EXEEXT) tests/coll/coll_reduce$(EXEEXT) \
 	prk/stencil_shmem$(EXEEXT)
+if HAVE_MPICC
+MULTINODE_DEPS += prk/stencil_mpi$(EXEEXT)
+endif
 
 multinode-check: $(MULTINODE_DEPS) $(lib_LTLIBRARIES)
 	bash $(top_srcdir)/scripts/multinode-check.sh --srcdir $(top_srcdir) \

@@ -15,9 +15,9 @@ void pshmem_quiet(void) { shmi_quiet(); }
 #pragma weak shmem_quiet = pshmem_quiet
 void pshmem_ctx_quiet(shmem_ctx_t ctx) { shmi_ctx_quiet(ctx); }
 #pragma weak shmem_ctx_quiet = pshmem_ctx_quiet
-void pshmem_pe_quiet(int target_pe) { shmi_pe_quiet(target_pe); }
+void pshmem_pe_quiet(const int *target_pes, size_t npes) { shmi_pe_quiet(target_pes, npes); }
 #pragma weak shmem_pe_quiet = pshmem_pe_quiet
-void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, int target_pe) { shmi_ctx_pe_quiet(ctx, target_pe); }
+void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) { shmi_ctx_pe_quiet(ctx, target_pes, npes); }
 #pragma weak shmem_ctx_pe_quiet = pshmem_ctx_pe_quiet
 void pshmem_set_lock(long *lock) { shmi_set_lock(lock); }
 #pragma weak shmem_set_lock = pshmem_set_lock
