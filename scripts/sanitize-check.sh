@@ -22,8 +22,8 @@
 # --filter replaces the case list of asan/tsan; --no-build reuses the builds.
 # Default: all three parts; P defaults to build-sanitize in the source tree.
 # Exit status 0 when every part passed or was skipped, 1 otherwise.
-# About 10 minutes on 2 cores from scratch (mostly the three builds), 5
-# when the build directories are up to date. JOBS=N sets make's -j.
+# About 15 minutes from scratch on a busy 2-core machine (mostly the three
+# builds), 5 when the build directories are up to date. JOBS=N: make -jN.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 prefix=$src/build-sanitize

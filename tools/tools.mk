@@ -14,4 +14,4 @@ bin_PROGRAMS += tools/shmem_info
 tools_shmem_info_SOURCES = tools/shmem_info.c
 tools_shmem_info_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(PMIX_CFLAGS) \
 	$(HWLOC_CFLAGS)
-tools_shmem_info_LDADD = libweft_internal.la
+tools_shmem_info_LDADD = libweft_internal.la $(OFI_LIBS)

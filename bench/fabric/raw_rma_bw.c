@@ -11,9 +11,12 @@
  * FI_DELIVERY_COMPLETE, as Weft's do, unless --transmit-complete.
  * Rank 1 only drives progress (manual progress) until rank 0 writes the
  * end-of-size flag into its buffer. Options: those of bench_util.h, plus
- * --transmit-complete.
+ * --transmit-complete, and --yield or --sleep (rank 1 calls sched_yield,
+ * or sleeps 50 us, between polls, as a waiting Weft PE does once its spin
+ * budget is spent).
  */
 #include <inttypes.h>
+#include <sched.h>
 #include <stdint.h>
 
 #include <pmix.h>
@@ -46,6 +49,7 @@ struct raw {
     struct fid_mr *mr;
     fi_addr_t peer;
     uint64_t peer_key, peer_base, done, flags;
+    int yield;         /* rank 1 between polls: 0 spin, 1 yield, 2 sleep */
     char *buf;         /* registered: data, then the flag word at `flag` */
     size_t flag;
     pmix_proc_t me;
@@ -216,6 +220,7 @@ static void raw_write(struct raw *r, size_t off, size_t len, uint64_t remote)
 static void raw_end_of_size(struct raw *r, uint64_t seq)
 {
     volatile uint64_t *flag = (volatile uint64_t *)(r->buf + r->flag);
+    struct timespec nap = {0, 50000};
     struct fi_cq_entry e;
 
     if (r->me.rank == 0) {
@@ -224,8 +229,13 @@ static void raw_end_of_size(struct raw *r, uint64_t seq)
         raw_write(r, r->flag, sizeof(uint64_t), r->flag);
         raw_wait(r, r->done);
     } else if (r->me.rank == 1) {
-        while (*flag < seq)
+        while (*flag < seq) {
             (void)fi_cq_read(r->cq, &e, 1);
+            if (r->yield == 1)
+                sched_yield();
+            else if (r->yield == 2)
+                nanosleep(&nap, NULL);
+        }
     }
     raw_fence();
 }
@@ -285,11 +295,18 @@ int main(int argc, char **argv)
     bench_opts_t o;
     uint64_t seq = 0;
 
-    /* Our one option, taken out before the common ones are parsed. */
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--transmit-complete") != 0)
+    /* Our options, taken out before the common ones are parsed. */
+    r.flags = FI_DELIVERY_COMPLETE;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--transmit-complete") == 0)
+            r.flags = 0;
+        else if (strcmp(argv[i], "--yield") == 0)
+            r.yield = 1;
+        else if (strcmp(argv[i], "--sleep") == 0)
+            r.yield = 2;
+        else
             argv[++keep] = argv[i];
-    r.flags = keep == argc - 1 ? FI_DELIVERY_COMPLETE : 0;
+    }
     o = bench_parse(keep + 1, argv, 4 << 20);
     if ((ret = PMIx_Init(&r.me, NULL, 0)) != PMIX_SUCCESS)
         die_pmix("PMIx_Init (start with srun --mpi=pmix)", ret);

@@ -16,7 +16,7 @@ int p2p_setup(p2p_t *p, int argc, char **argv, int npes, int me,
     p->npes = npes;
     p->me = me;
     if (argc != 4) {
-        snprintf(msg, PRK_MSG_MAX, "usage: %s <iterations> <m> <n>", argv[0]);
+        snprintf(msg, PRK_MSG_MAX, "usage: p2p <iterations> <m> <n>");
         return -1;
     }
     if (prk_parse_long(argv[1], &p->iterations) != 0 || p->iterations < 1) {

@@ -27,7 +27,7 @@ static int stencil_grid_x(int npes)
 static int stencil_parse(stencil_t *s, int argc, char **argv, char *msg)
 {
     if (argc != 3) {
-        snprintf(msg, PRK_MSG_MAX, "usage: %s <iterations> <n>", argv[0]);
+        snprintf(msg, PRK_MSG_MAX, "usage: stencil <iterations> <n>");
         return -1;
     }
     if (prk_parse_long(argv[1], &s->iterations) != 0 || s->iterations < 1) {

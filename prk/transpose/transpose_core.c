@@ -15,8 +15,8 @@ static int transpose_parse(transpose_t *t, int argc, char **argv, char *msg)
     long tile = 32;
 
     if (argc != 3 && argc != 4) {
-        snprintf(msg, PRK_MSG_MAX, "usage: %s <iterations> <order> [tile]",
-                 argv[0]);
+        snprintf(msg, PRK_MSG_MAX,
+                 "usage: transpose <iterations> <order> [tile]");
         return -1;
     }
     if (prk_parse_long(argv[1], &t->iterations) != 0 || t->iterations < 1) {

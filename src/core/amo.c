@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "core/dataplane.h"
+#include "gpu/device_path.h"
 #include "transports/local/local_inline.h"
 
 /* What each op needs: operand, compare and fetched pointers. */
@@ -92,6 +93,14 @@ static inline void shmi_amo_do(const char *routine, shmem_ctx_t ctx,
             !shmi_amo_args_ok(op, dt, dest, operand, compare, fetched)))
         shmi_amo_bad(routine, op, dt, dest, pe);
     seg = shmi_dp_seg(routine, dest, shmi_dtype_size(dt), pe, &off);
+    if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE)) {
+        int ret = shmi_device_amo(routine, ctx, pe, seg, off, op, dt, operand,
+                                  compare, fetched, nbi);
+
+        if (ret != 0)
+            shmi_device_fail(routine, pe, ret);
+        return;
+    }
     p = shmi_seg_peer_ptr(pe, seg, off);
     if (SHMI_LIKELY(p != NULL && shmi_dp_cpu_atomics)) {
         shmt_local_amo_apply(p, op, dt, operand, compare, fetched);

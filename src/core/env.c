@@ -40,7 +40,6 @@ typedef enum env_source {
 typedef struct env_var {
     const char *name; /* without prefix: "SYMMETRIC_SIZE" */
     env_type_t type;
-    const char *type_name;
     const char *def;
     const char *category;
     const char *help;
@@ -49,13 +48,7 @@ typedef struct env_var {
 
 static const env_var_t env_vars[] = {
 #define SHMI_ENV(NAME, TYPE, DEFAULT, CATEGORY, HELP)                          \
-    {#NAME,                                                                    \
-     ENV_##TYPE,                                                               \
-     #TYPE,                                                                    \
-     DEFAULT,                                                                  \
-     CATEGORY,                                                                 \
-     HELP,                                                                     \
-     offsetof(shmi_env_t, NAME)},
+    {#NAME, ENV_##TYPE, DEFAULT, CATEGORY, HELP, offsetof(shmi_env_t, NAME)},
 #include "core/env_table.h"
 #undef SHMI_ENV
 };
@@ -192,10 +185,8 @@ static int env_parse_one(const env_var_t *v, const char *text, shmi_env_t *env)
         if (rc == 0)
             *(shmi_env_SIZE_t *)field = bytes;
         break;
-    case ENV_CHOICE:
-        rc = env_choice_ok(v, text) ? 0 : SHMI_EINVAL;
-        /* fall through: the pointer is set by the caller */
-    case ENV_STRING: break;
+    case ENV_CHOICE: rc = env_choice_ok(v, text) ? 0 : SHMI_EINVAL; break;
+    case ENV_STRING: break; /* the caller stores a copy of the text */
     }
     return rc;
 }

@@ -52,14 +52,14 @@ SHMI_ENV(BARRIER_ALGORITHM, CHOICE, "auto", "collectives",
 SHMI_ENV(BCAST_ALGORITHM, CHOICE, "auto", "collectives",
          "auto|tree|pull|twolevel: broadcast algorithm (tree: binomial push; pull: every PE reads the root's source; twolevel: tree among node leaders, then within nodes; auto: pull from SHMEM_COLL_LARGE bytes, else twolevel when the team spans several nodes, else tree)")
 SHMI_ENV(REDUCE_ALGORITHM, CHOICE, "auto", "collectives",
-         "auto|doubling|slices: reduction algorithm (doubling: recursive doubling; slices: each PE reduces one slice from every source and writes it to all)")
+         "auto|doubling|slices|twolevel: reduction algorithm (doubling: recursive doubling; slices: each PE reduces one slice from every source and writes it to all; twolevel: tree inside each node, doubling among node leaders; auto: slices from SHMEM_COLL_LARGE bytes, else twolevel when the team spans several nodes, else doubling)")
 SHMI_ENV(COLL_LARGE, SIZE, "16k", "collectives",
          "Bytes per PE from which auto uses the bandwidth algorithms (pull broadcast, sliced reduction)")
 SHMI_ENV(COLL_NODE_PES, INT, "0", "collectives",
          "For tests: when > 0, the two-level collectives treat each block of this many consecutive PEs as one node")
 SHMI_ENV(SYMMETRIC_DEVICE_SIZE, SIZE, "64m", "device",
-         "Bytes of device (GPU) symmetric heap per PE, created when a device back end is in use (0: no device heap)")
-SHMI_ENV(DEVICE_BACKEND, CHOICE, "auto", "device",
-         "auto|cuda|hip|mock|none: device back end for the device heap (auto: the first of cuda, hip that finds a device, else none; mock: a simulated device for tests)")
+         "Bytes of device (GPU) symmetric heap per PE, created when SHMEM_DEVICE_BACKEND selects a back end (0: no device heap)")
+SHMI_ENV(DEVICE_BACKEND, CHOICE, "none", "device",
+         "none|auto|cuda|hip|mock: device back end of the device heap (none: no device heap, and no GPU runtime is loaded; auto: the first of cuda, hip that finds a device; mock: a simulated device for tests)")
 SHMI_ENV(DEVICE_ID, INT, "-1", "device",
          "Device ordinal this PE uses (-1: the GPU nearest to the PE by hwloc, else the local rank modulo the device count)")

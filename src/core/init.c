@@ -67,6 +67,9 @@ static void start(const char *routine, int thread_level)
         SHMI_FATAL("%s: cannot start without a usable launcher (%s)", routine,
                    shmi_strerror(ret));
     shmi_abort_hook = abort_job;
+    /* Known before the transports start, so that they can skip locking in
+     * programs that are not SHMEM_THREAD_MULTIPLE. */
+    shmi_state.thread_level = thread_level;
     step(shmi_topo_init(), routine, "binding");
     step(shmi_segments_init(), routine, "symmetric segment set-up");
     step(shmi_paths_init(), routine, "transport set-up");
@@ -76,7 +79,6 @@ static void start(const char *routine, int thread_level)
     shmi_segments_connected();
     step(shmi_ctx_default_init(), routine, "default context set-up");
     step(shmi_teams_init(), routine, "team set-up");
-    shmi_state.thread_level = thread_level;
     shmi_state.initialized = 1;
     shmi_barrier_all();
     report();
@@ -138,6 +140,7 @@ void shmi_finalize(void)
     shmi_ctx_default_finalize();
     shmi_paths_finalize();
     shmi_segments_finalize();
+    shmi_topo_finalize();
     shmi_state.initialized = 0;
     shmi_state.finalized = 1;
     shmi_abort_hook = NULL;

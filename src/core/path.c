@@ -241,9 +241,9 @@ static int shmi_path_local_covers_all(void)
     const shmi_boot_info_t *b = &shmi_state.boot;
     shmi_shm_desc_t d;
 
+    /* The device heap needs no fabric on one node: src/gpu/device_path.c
+     * reaches the peers' device heaps through the back end's IPC. */
     if (!shmi_path_local_up || b->n_nodes > 1 || !shmi_env.LOCAL)
-        return 0;
-    if (shmi_state.seg[SHMI_SEG_DEVICE].size > 0)
         return 0;
     if (shmi_state.seg[SHMI_SEG_DATA].size == 0)
         return 1;

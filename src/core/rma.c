@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "core/dataplane.h"
+#include "gpu/device_path.h"
 #include "transports/local/local_inline.h"
 
 static inline void shmi_rma_check_local(const char *routine, const void *buf,
@@ -16,6 +17,20 @@ static inline void shmi_rma_check_local(const char *routine, const void *buf,
 {
     if (SHMI_UNLIKELY(buf == NULL))
         shmi_dp_bad_addr(routine, buf, nbytes, pe);
+}
+
+/* Device memory on either side (src/gpu/device_path.h). */
+static void shmi_rma_device(const char *routine, shmem_ctx_t ctx, int is_put,
+                            int pe, int seg, size_t off, void *local,
+                            size_t nbytes, int nbi)
+{
+    int ret = is_put ? shmi_device_put(routine, ctx, pe, seg, off, local,
+                                       nbytes, nbi)
+                     : shmi_device_get(routine, ctx, pe, seg, off, local,
+                                       nbytes, nbi);
+
+    if (ret != 0)
+        shmi_device_fail(routine, pe, ret);
 }
 
 static inline void shmi_rma_put(const char *routine, shmem_ctx_t ctx,
@@ -31,6 +46,12 @@ static inline void shmi_rma_put(const char *routine, shmem_ctx_t ctx,
         return;
     shmi_rma_check_local(routine, src, nbytes, pe);
     seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
+    if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE ||
+                      shmi_device_touches(src, nbytes))) {
+        shmi_rma_device(routine, ctx, 1, pe, seg, off, (void *)src, nbytes,
+                        nbi);
+        return;
+    }
     p = shmi_seg_peer_ptr(pe, seg, off);
     if (SHMI_LIKELY(p != NULL)) {
         shmt_local_copy(p, src, nbytes);
@@ -52,6 +73,11 @@ static inline void shmi_rma_get(const char *routine, shmem_ctx_t ctx,
         return;
     shmi_rma_check_local(routine, dest, nbytes, pe);
     seg = shmi_dp_seg(routine, src, nbytes, pe, &off);
+    if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE ||
+                      shmi_device_touches(dest, nbytes))) {
+        shmi_rma_device(routine, ctx, 0, pe, seg, off, dest, nbytes, nbi);
+        return;
+    }
     p = shmi_seg_peer_ptr(pe, seg, off);
     if (SHMI_LIKELY(p != NULL)) {
         shmt_local_copy(dest, p, nbytes);
@@ -116,7 +142,7 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     size_t span, off, bytes = s->blk * s->es;
     const char *lo;
     char *base;
-    int seg;
+    int seg, dev;
 
     pe = shmi_dp_target(routine, ctx, pe);
     if (s->nblocks == 0 || s->blk == 0)
@@ -127,13 +153,18 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     /* offset of sym itself inside its segment */
     off += (size_t)(sym - lo);
     base = shmi_seg_peer_ptr(pe, seg, off);
+    dev = seg == SHMI_SEG_DEVICE ||
+          shmi_device_touches(is_put ? src : dest, bytes);
 
     for (size_t b = 0; b < s->nblocks; b++) {
         ptrdiff_t d = (ptrdiff_t)b * s->dst * (ptrdiff_t)s->es;
         ptrdiff_t o = (ptrdiff_t)b * s->sst * (ptrdiff_t)s->es;
         ptrdiff_t r = is_put ? d : o;
 
-        if (base && is_put)
+        if (SHMI_UNLIKELY(dev))
+            shmi_rma_device(routine, ctx, is_put, pe, seg, off + r,
+                            is_put ? (void *)(src + o) : dest + d, bytes, 0);
+        else if (base && is_put)
             shmt_local_copy(base + d, src + o, bytes);
         else if (base)
             shmt_local_copy(dest + d, base + o, bytes);

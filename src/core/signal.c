@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "core/dataplane.h"
+#include "gpu/device_path.h"
 #include "transports/local/local_inline.h"
 
 /* What a caller of put_signal must get right; fatal with the routine name. */
@@ -66,6 +67,19 @@ static void shmi_put_signal_slow(const char *routine, shmem_ctx_t ctx,
     shmi_signal_send(routine, ctx, pe, sseg, soff, s, signal, sig_op);
 }
 
+/* Data or signal in device memory (src/gpu/device_path.h). */
+static void shmi_put_signal_device(const char *routine, shmem_ctx_t ctx,
+                                   const void *src, size_t nbytes, int seg,
+                                   size_t off, int sseg, size_t soff,
+                                   uint64_t signal, int sig_op, int pe, int nbi)
+{
+    int ret = shmi_device_put_signal(routine, ctx, pe, seg, off, src, nbytes,
+                                     sseg, soff, signal, sig_op, nbi);
+
+    if (ret != 0)
+        shmi_device_fail(routine, pe, ret);
+}
+
 void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
                      const void *src, size_t nbytes, uint64_t *sig_addr,
                      uint64_t signal, int sig_op, int pe, int nbi)
@@ -87,10 +101,17 @@ void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
             shmi_dp_bad_addr(routine, src, nbytes, pe);
         seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
         p = shmi_seg_peer_ptr(pe, seg, off);
-        if (SHMI_LIKELY(p != NULL && s != NULL && shmi_dp_cpu_atomics)) {
+        if (SHMI_LIKELY(p != NULL && s != NULL && shmi_dp_cpu_atomics &&
+                        !shmi_device_touches(src, nbytes))) {
             shmt_local_put_signal_apply(p, src, nbytes, s, signal, sig_op);
             return;
         }
+    }
+    if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE || sseg == SHMI_SEG_DEVICE ||
+                      shmi_device_touches(src, nbytes))) {
+        shmi_put_signal_device(routine, ctx, src, nbytes, seg, off, sseg, soff,
+                               signal, sig_op, pe, nbi);
+        return;
     }
     shmi_put_signal_slow(routine, ctx, src, nbytes, seg, off, p, sseg, soff, s,
                          signal, sig_op, pe, nbi);
@@ -100,8 +121,10 @@ uint64_t shmi_signal_fetch(const uint64_t *sig_addr)
 {
     size_t off;
 
-    shmi_dp_seg("shmem_signal_fetch", sig_addr, sizeof(uint64_t),
-                shmi_my_pe_fast(), &off);
+    if (SHMI_UNLIKELY(shmi_dp_seg("shmem_signal_fetch", sig_addr,
+                                  sizeof(uint64_t), shmi_my_pe_fast(),
+                                  &off) == SHMI_SEG_DEVICE))
+        return shmi_device_signal_fetch("shmem_signal_fetch", sig_addr);
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 
@@ -109,7 +132,10 @@ uint64_t shmi_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
     size_t off;
 
-    shmi_dp_seg("shmem_signal_wait_until", sig_addr, sizeof(uint64_t),
-                shmi_my_pe_fast(), &off);
+    if (SHMI_UNLIKELY(shmi_dp_seg("shmem_signal_wait_until", sig_addr,
+                                  sizeof(uint64_t), shmi_my_pe_fast(),
+                                  &off) == SHMI_SEG_DEVICE))
+        return shmi_device_signal_wait("shmem_signal_wait_until", sig_addr,
+                                       cmp, cmp_value);
     return shmi_wait_u64("shmem_signal_wait_until", sig_addr, cmp, cmp_value);
 }

@@ -46,6 +46,10 @@ int shmi_device_touches_slow(const void *addr, size_t len)
 /* The bounce buffers; called with stage.lock held. */
 static int stage_buffers(void)
 {
+    if (!stage.buf[0])
+        SHMI_LOG(SHMI_LOG_DEBUG, "gpu",
+                 "device data to or from the fabric is staged through host "
+                 "bounce buffers (no FI_HMEM)");
     for (int i = 0; i < 2; i++) {
         void *p;
 
@@ -59,6 +63,19 @@ static int stage_buffers(void)
         stage.buf[i] = p;
     }
     return 0;
+}
+
+void shmi_device_path_release(void)
+{
+    pthread_mutex_lock(&stage.lock);
+    for (int i = 0; i < 2; i++) {
+        if (stage.buf[i]) {
+            munlock(stage.buf[i], SHMI_DEVICE_STAGE_CHUNK);
+            free(stage.buf[i]);
+        }
+        stage.buf[i] = NULL;
+    }
+    pthread_mutex_unlock(&stage.lock);
 }
 
 static size_t chunk_len(size_t len, size_t done)
@@ -259,8 +276,7 @@ int shmi_device_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg,
 
 /* The signal, after the data is remotely complete. */
 static int send_signal(const char *routine, shmem_ctx_t ctx, int pe,
-                       int sig_seg, size_t sig_off, uint64_t signal,
-                       int sig_op)
+                       int sig_seg, size_t sig_off, uint64_t signal, int sig_op)
 {
     shmi_amo_op_t op = sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET;
     uint64_t *s;
@@ -322,8 +338,8 @@ uint64_t shmi_device_signal_fetch(const char *routine, const uint64_t *sig_addr)
     int ret = SHMI_EINVAL;
 
     if (g && shmi_device_heap_contains(sig_addr))
-        ret = g->atomic((void *)sig_addr, SHMI_AMO_FETCH, SHMI_DT_UINT64,
-                        NULL, NULL, &v);
+        ret = g->atomic((void *)sig_addr, SHMI_AMO_FETCH, SHMI_DT_UINT64, NULL,
+                        NULL, &v);
     if (ret == SHMI_ENOTSUP) /* no device atomics: a copy reads 8 bytes whole */
         ret = g->copy(&v, sig_addr, sizeof(v), SHMI_GPU_D2H);
     if (ret != 0)

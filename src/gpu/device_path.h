@@ -78,6 +78,9 @@ uint64_t shmi_device_signal_fetch(const char *routine,
 uint64_t shmi_device_signal_wait(const char *routine, const uint64_t *sig_addr,
                                  int cmp, uint64_t value);
 
+/* Frees the bounce buffers; called when the device heap goes away. */
+void shmi_device_path_release(void);
+
 /* Ends the job with a message for an error code returned above. */
 _Noreturn void shmi_device_fail(const char *routine, int pe, int ret);
 

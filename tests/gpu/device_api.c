@@ -35,8 +35,8 @@ static void test_rma(size_t n, int r)
     gt_fill(h, n, me, r);
     shmem_putmem(dsrc, h, n, me); /* host -> own device heap */
     shmem_barrier_all();
-    shmem_putmem(ddst, dsrc, n, right);      /* device -> device */
-    shmem_putmem_nbi(hsym, dsrc, n, right);  /* device -> host heap */
+    shmem_putmem(ddst, dsrc, n, right);     /* device -> device */
+    shmem_putmem_nbi(hsym, dsrc, n, right); /* device -> host heap */
     shmem_quiet();
     shmem_barrier_all();
     o = readback(ddst, n);
@@ -62,7 +62,8 @@ static void test_rma(size_t n, int r)
 static void test_strided(void)
 {
     enum { NE = 64 };
-    int *dv = shmem_malloc_with_hints(2 * NE * sizeof(int), SHMEMX_MALLOC_DEVICE);
+    int *dv =
+        shmem_malloc_with_hints(2 * NE * sizeof(int), SHMEMX_MALLOC_DEVICE);
     int src[NE], out[2 * NE];
 
     for (int i = 0; i < NE; i++)

@@ -94,7 +94,8 @@ static void test_alloc(void)
     GT_CHECK(out[0] == 0 && memcmp(out, out + 1, sizeof(out) - 1) == 0,
              "freed device memory reads as zero");
     GT_CHECK(shmem_ptr(b, me) == b, "shmem_ptr on self");
-    GT_CHECK(shmem_ptr(b, right) != NULL && (right == me || shmem_ptr(b, right) != b),
+    GT_CHECK(shmem_ptr(b, right) != NULL &&
+                 (right == me || shmem_ptr(b, right) != b),
              "shmem_ptr on a PE of this node maps its device heap");
     GT_CHECK(shmem_addr_accessible(b, right), "device heap accessible");
     shmem_free(b);
@@ -136,8 +137,7 @@ static void test_alloc_pattern(void)
     for (int i = 0; i < NB; i++)
         shmem_free(blk[i]);
     shmi_device_heap_stats(&st);
-    GT_CHECK(st.in_use == 0 && st.n_blocks == 0 &&
-                 st.largest_free == st.size,
+    GT_CHECK(st.in_use == 0 && st.n_blocks == 0 && st.largest_free == st.size,
              "everything freed coalesces (%zu in use, largest free %zu of "
              "%zu)",
              st.in_use, st.largest_free, st.size);
@@ -165,8 +165,8 @@ static void test_rma(size_t n, int round)
                           n, 0);
     GT_CHECK(ret == 0, "D2D put: %d", ret);
     /* device -> host heap of the right neighbour (staged without LOCAL) */
-    ret = shmi_device_put(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), dsrc,
-                          n, 1);
+    ret = shmi_device_put(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), dsrc, n,
+                          1);
     GT_CHECK(ret == 0, "device-to-host put: %d", ret);
     shmem_quiet();
     shmem_barrier_all();
@@ -176,20 +176,20 @@ static void test_rma(size_t n, int round)
              "device-to-host put, byte %zu", d);
     /* get: device heap of right -> host; host heap of right -> device */
     memset(o, 0, n);
-    ret = shmi_device_get(R, ctx, right, SHMI_SEG_DEVICE, dev_off(dsrc), o, n,
-                          0);
+    ret =
+        shmi_device_get(R, ctx, right, SHMI_SEG_DEVICE, dev_off(dsrc), o, n, 0);
     GT_CHECK(ret == 0 && (d = gt_diff(o, n, right, round)) == n,
              "get from a device heap into host memory (%d)", ret);
-    ret = shmi_device_get(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), ddst,
-                          n, 0);
+    ret = shmi_device_get(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), ddst, n,
+                          0);
     dev_read(o, ddst, n);
     GT_CHECK(ret == 0 && (d = gt_diff(o, n, me, round)) == n,
              "get from a host heap into device memory (%d), byte %zu", ret, d);
     shmem_barrier_all();
     /* host private buffer -> device heap of the right neighbour */
     gt_fill(h, n, me, round + 1);
-    ret = shmi_device_put(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), h, n,
-                          0);
+    ret =
+        shmi_device_put(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), h, n, 0);
     shmem_barrier_all();
     dev_read(o, ddst, n);
     GT_CHECK(ret == 0 && (d = gt_diff(o, n, left, round + 1)) == n,
@@ -240,8 +240,8 @@ static void test_amo(void)
                              SHMI_AMO_SET, SHMI_DT_INT32, &i4, NULL, NULL,
                              0) == 0 &&
                  shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
-                                 SHMI_AMO_FETCH, SHMI_DT_INT32, NULL, NULL,
-                                 &f4, 0) == 0 &&
+                                 SHMI_AMO_FETCH, SHMI_DT_INT32, NULL, NULL, &f4,
+                                 0) == 0 &&
                  f4 == 5,
              "int32 set/fetch (%d)", (int)f4);
     shmem_barrier_all();

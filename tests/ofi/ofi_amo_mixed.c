@@ -119,6 +119,7 @@ int main(int argc, char **argv)
     heap0 = t_me == 0 ? t_heap : t_map_peer_heap(0);
     T_CHECK(heap0, "cannot map PE 0's heap");
     t_barrier();
+    t_heap_unlink();
     if (t_me % 2) {
         uint64_t n = hammer_cpu(heap0, fabric_pes);
 

@@ -137,19 +137,24 @@ int t_setup(int shared)
     return 0;
 }
 
-void t_teardown(void)
+void t_heap_unlink(void)
 {
     char name[128];
 
+    if (!t_shared)
+        return;
+    t_shm_name(name, sizeof(name), t_me);
+    shm_unlink(name);
+}
+
+void t_teardown(void)
+{
     t_barrier();
     t_barrier();
     T_CHECK(shmi_boot_fence() == 0, "shmi_boot_fence");
     t_ops->ep_destroy(t_ep);
     t_ops->finalize();
-    if (t_shared) {
-        t_shm_name(name, sizeof(name), t_me);
-        shm_unlink(name);
-    }
+    t_heap_unlink();
     munmap(t_heap, T_HEAP_SIZE);
     shmi_boot_finalize();
 }

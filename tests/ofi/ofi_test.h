@@ -65,5 +65,8 @@ static inline volatile uint64_t *t_word(size_t off)
 /* Maps PE pe's heap object into this process (shared heaps, same node);
  * NULL when it cannot. */
 char *t_map_peer_heap(int pe);
+/* Removes this PE's heap object name (once the peers mapped it), so that
+ * a failed run leaves nothing behind in /dev/shm. */
+void t_heap_unlink(void);
 
 #endif /* SHMT_OFI_TEST_H */

@@ -1,5 +1,6 @@
 # The libfabric transport (DESIGN.md decision 5); map in ofi_internal.h.
 libweft_internal_la_SOURCES += \
+	transports/ofi/ofi_dl.c \
 	transports/ofi/ofi_provider.c \
 	transports/ofi/ofi_domain.c \
 	transports/ofi/ofi_ep.c \

@@ -35,7 +35,7 @@ typedef struct shmt_ofi_seg {
 void shmt_ofi_log_fail(const char *call, int ret)
 {
     SHMI_LOG(SHMI_LOG_ERROR, "ofi", "%s failed (provider %s): %s", call,
-             shmt_ofi.prov ? shmt_ofi.prov : "?", fi_strerror(-ret));
+             shmt_ofi.prov ? shmt_ofi.prov : "?", shmt_ofi_lib.strerror(-ret));
 }
 
 int shmt_ofi_mr_one(shmt_ep_t *ep, void *base, size_t size,
@@ -126,7 +126,7 @@ static int shmt_ofi_open_domain(void)
     struct fi_av_attr av_attr = {0};
     int ret;
 
-    ret = fi_fabric(shmt_ofi.info->fabric_attr, &shmt_ofi.fabric, NULL);
+    ret = shmt_ofi_lib.fabric(shmt_ofi.info->fabric_attr, &shmt_ofi.fabric, NULL);
     if (ret) {
         shmt_ofi_log_fail("fi_fabric", ret);
         return SHMI_EIO;
@@ -178,6 +178,9 @@ int shmt_ofi_init(void)
 {
     int ret;
 
+    ret = shmt_ofi_lib_load();
+    if (ret)
+        return ret;
     memset(&shmt_ofi, 0, sizeof(shmt_ofi));
     pthread_mutex_init(&shmt_ofi.eps_lock, NULL);
     shmt_ofi.npes = shmi_state.boot.size;
@@ -294,7 +297,7 @@ void shmt_ofi_finalize(void)
     }
     free(shmt_ofi.addr);
     if (shmt_ofi.info)
-        fi_freeinfo(shmt_ofi.info);
+        shmt_ofi_lib.freeinfo(shmt_ofi.info);
     pthread_mutex_destroy(&shmt_ofi.eps_lock);
     memset(&shmt_ofi, 0, sizeof(shmt_ofi));
 }

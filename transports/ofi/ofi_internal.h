@@ -52,6 +52,21 @@
  * operand may live on its stack, so it is copied here until quiet. */
 #define SHMT_OFI_AMO_SLOTS 64
 
+/* The libfabric functions Weft calls that are not inline (ofi_dl.c): the
+ * library is dlopen'ed on first use, so these are reached through here. */
+typedef struct shmt_ofi_lib {
+    __typeof__(&fi_getinfo) getinfo;
+    __typeof__(&fi_freeinfo) freeinfo;
+    __typeof__(&fi_dupinfo) dupinfo;
+    __typeof__(&fi_fabric) fabric;
+    __typeof__(&fi_strerror) strerror;
+} shmt_ofi_lib_t;
+
+extern shmt_ofi_lib_t shmt_ofi_lib;
+
+/* Loads libfabric once; 0, or SHMI_ENODEV (logged) when it cannot. */
+int shmt_ofi_lib_load(void);
+
 /* One registered segment as seen by one endpoint (or the whole domain). */
 typedef struct shmt_ofi_mr {
     struct fid_mr *mr; /* NULL when the segment does not exist */

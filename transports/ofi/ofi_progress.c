@@ -57,7 +57,7 @@ static int shmt_ofi_cq_poll(shmt_ep_t *ep)
         __atomic_fetch_add(&ep->cq_errs, 1, __ATOMIC_RELAXED);
         SHMI_LOG(SHMI_LOG_ERROR, "ofi",
                  "operation failed (provider %s): %s (%s)", shmt_ofi.prov,
-                 fi_strerror(err.err),
+                 shmt_ofi_lib.strerror(err.err),
                  fi_cq_strerror(ep->cq, err.prov_errno, err.err_data, NULL, 0));
         return 1;
     }

@@ -45,7 +45,7 @@ static const char *shmt_ofi_broken_part(const char *name)
 
 static struct fi_info *shmt_ofi_hints(const char *prov)
 {
-    struct fi_info *h = fi_allocinfo();
+    struct fi_info *h = shmt_ofi_lib.dupinfo(NULL);
 
     if (!h)
         return NULL;
@@ -73,7 +73,7 @@ static struct fi_info *shmt_ofi_hints(const char *prov)
     }
     return h;
 fail:
-    fi_freeinfo(h);
+    shmt_ofi_lib.freeinfo(h);
     return NULL;
 }
 
@@ -85,7 +85,7 @@ static void shmt_ofi_list_providers(char *buf, size_t len)
     size_t used = 0;
 
     buf[0] = '\0';
-    if (fi_getinfo(SHMT_OFI_FI_VERSION, NULL, NULL, 0, NULL, &list) != 0) {
+    if (shmt_ofi_lib.getinfo(SHMT_OFI_FI_VERSION, NULL, NULL, 0, NULL, &list) != 0) {
         snprintf(buf, len, "(none)");
         return;
     }
@@ -100,7 +100,7 @@ static void shmt_ofi_list_providers(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s",
                                  used ? ", " : "", name);
     }
-    fi_freeinfo(list);
+    shmt_ofi_lib.freeinfo(list);
 }
 
 /* Rank of a provider name in the preference list (lower is better); -1 when
@@ -150,7 +150,7 @@ static void shmt_ofi_prefer_loopback(void)
 
 static void shmt_ofi_take(struct fi_info *chosen)
 {
-    struct fi_info *info = fi_dupinfo(chosen);
+    struct fi_info *info = shmt_ofi_lib.dupinfo(chosen);
 
     shmt_ofi.info = info;
     if (!info)
@@ -180,8 +180,8 @@ static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)
 
     if (!hints)
         return -FI_ENOMEM;
-    ret = fi_getinfo(SHMT_OFI_FI_VERSION, NULL, NULL, 0, hints, list);
-    fi_freeinfo(hints);
+    ret = shmt_ofi_lib.getinfo(SHMT_OFI_FI_VERSION, NULL, NULL, 0, hints, list);
+    shmt_ofi_lib.freeinfo(hints);
     return ret;
 }
 
@@ -200,7 +200,7 @@ int shmt_ofi_provider_choose(void)
                  "SHMEM_OFI_PROVIDER=%s: no usable libfabric provider of that "
                  "name (fi_getinfo: %s; Weft needs RDM endpoints with RMA and "
                  "atomics); providers found: %s",
-                 want, fi_strerror(-ret), found);
+                 want, shmt_ofi_lib.strerror(-ret), found);
         return SHMI_EINVAL;
     }
     if (ret != 0) {
@@ -210,7 +210,7 @@ int shmt_ofi_provider_choose(void)
                  "atomics%s%s (fi_getinfo: %s); providers found: %s",
                  getenv("FI_PROVIDER") ? " with FI_PROVIDER=" : "",
                  getenv("FI_PROVIDER") ? getenv("FI_PROVIDER") : "",
-                 fi_strerror(-ret), found);
+                 shmt_ofi_lib.strerror(-ret), found);
         return SHMI_ENODEV;
     }
     /* An explicit choice (ours or FI_PROVIDER) is taken as libfabric
@@ -220,7 +220,7 @@ int shmt_ofi_provider_choose(void)
         SHMI_LOG(SHMI_LOG_WARN, "ofi",
                  "only single-node libfabric providers found for a %d-node "
                  "job", shmi_state.boot.n_nodes);
-        fi_freeinfo(list);
+        shmt_ofi_lib.freeinfo(list);
         return SHMI_ENODEV;
     }
     if (shmt_ofi_broken_part(chosen->fabric_attr->prov_name)) {
@@ -231,11 +231,11 @@ int shmt_ofi_provider_choose(void)
                  want[0] ? "SHMEM_OFI_PROVIDER" : "FI_PROVIDER",
                  want[0] ? want : getenv("FI_PROVIDER"),
                  shmt_ofi_broken_part(chosen->fabric_attr->prov_name));
-        fi_freeinfo(list);
+        shmt_ofi_lib.freeinfo(list);
         return SHMI_EINVAL;
     }
     shmt_ofi_take(chosen);
-    fi_freeinfo(list);
+    shmt_ofi_lib.freeinfo(list);
     if (!shmt_ofi.info)
         return SHMI_ENOMEM;
     SHMI_LOG(SHMI_LOG_DEBUG, "ofi",

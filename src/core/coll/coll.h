@@ -26,8 +26,10 @@
  *                  (every PE gets from the root) for large messages; two-
  *                  level tree (leaders, then node members) across nodes
  *   reduce         recursive doubling in 2 KiB chunks (with fold-in/out for
- *                  sizes that are not powers of two); for large arrays a
- *                  sliced reduce-scatter + allgather on the user's arrays
+ *                  sizes that are not powers of two); two-level (tree in
+ *                  each node, doubling among leaders) across nodes; for
+ *                  large arrays a sliced reduce-scatter + allgather on the
+ *                  user's arrays
  *   scan           sync + Hillis-Steele (log2 n rounds) per chunk
  *   fcollect, collect, alltoall(s)
  *                  every PE puts its blocks straight into every dest (n-1
@@ -77,7 +79,7 @@ enum { SHMI_ALG_AUTO, SHMI_ALG_A, SHMI_ALG_B, SHMI_ALG_C };
 typedef struct shmi_coll_algo {
     int barrier;  /* SHMI_ALG_A: dissemination, B: flat, C: two-level */
     int bcast;    /* A: tree, B: pull, C: two-level */
-    int reduce;   /* A: doubling, B: slices */
+    int reduce;   /* A: doubling, B: slices, C: two-level */
     size_t large; /* SHMEM_COLL_LARGE: bytes per PE */
 } shmi_coll_algo_t;
 extern shmi_coll_algo_t shmi_coll_algo;

@@ -49,8 +49,8 @@ int shmi_coll_state_init(void)
         shmi_env.BARRIER_ALGORITHM, "dissemination", "flat", "twolevel");
     shmi_coll_algo.bcast =
         shmi_coll_choice(shmi_env.BCAST_ALGORITHM, "tree", "pull", "twolevel");
-    shmi_coll_algo.reduce =
-        shmi_coll_choice(shmi_env.REDUCE_ALGORITHM, "doubling", "slices", NULL);
+    shmi_coll_algo.reduce = shmi_coll_choice(shmi_env.REDUCE_ALGORITHM,
+                                             "doubling", "slices", "twolevel");
     shmi_coll_algo.large = shmi_env.COLL_LARGE;
     shmi_coll_slots = shmi_heap_alloc(bytes, 64);
     if (shmi_coll_slots == NULL) {

@@ -10,7 +10,8 @@
  * PE i and gets the result back at the end (2 extra steps for those).
  * Nothing is written to the user's dest by other PEs, so dest and src need
  * not be symmetric here (the team creation code relies on this). Large
- * symmetric arrays go to the sliced algorithm (reduce_slices.c).
+ * symmetric arrays go to the sliced algorithm (reduce_slices.c); a team
+ * that spans several nodes reduces inside each node first (two-level).
  *
  * Scan: Hillis-Steele over the team order, ceil(log2 n) rounds: in round k
  * PE i sends its running partial to PE i+2^k. PE 0 never waits for anyone,
@@ -48,29 +49,103 @@ static const void *shmi_step_recv(const shmi_reduce_step_t *st, int r)
     return st->s->buf[st->par][r];
 }
 
+typedef struct shmi_reduce_arg {
+    unsigned char *acc; /* this PE's partial result, in and out */
+    size_t cnt;         /* elements in the chunk */
+    shmi_dtype_t dt;
+    shmi_op_t op;
+} shmi_reduce_arg_t;
+
+/* Member i of a group: team PE mem[i], or i when mem is NULL. */
+static int shmi_member(const int *mem, int i)
+{
+    return mem ? mem[i] : i;
+}
+
+/* Recursive doubling among the n members mem (this PE is member me), on
+ * rounds rbase.. and the fold buffers. */
+static void shmi_reduce_doubling(const shmi_reduce_step_t *st, const int *mem,
+                                 int n, int me, int rbase,
+                                 const shmi_reduce_arg_t *a)
+{
+    int p = shmi_coll_pow2_floor(n);
+
+    if (me >= p) {
+        shmi_step_send(st, SHMI_COLL_FOLD_IN, a->acc, shmi_member(mem, me - p));
+        memcpy(a->acc, shmi_step_recv(st, SHMI_COLL_FOLD_OUT), st->nbytes);
+        return;
+    }
+    if (me + p < n)
+        shmi_reduce_apply(a->op, a->dt, a->acc,
+                          shmi_step_recv(st, SHMI_COLL_FOLD_IN), a->cnt);
+    for (int k = 0, d = 1; d < p; k++, d <<= 1) {
+        shmi_step_send(st, rbase + k, a->acc, shmi_member(mem, me ^ d));
+        shmi_reduce_apply(a->op, a->dt, a->acc, shmi_step_recv(st, rbase + k),
+                          a->cnt);
+    }
+    if (me + p < n)
+        shmi_step_send(st, SHMI_COLL_FOLD_OUT, a->acc,
+                       shmi_member(mem, me + p));
+}
+
+/* Rounds of the node phase of the two-level reduction; the leaders' phase
+ * uses the next ones, then the fold buffers. */
+#define SHMI_REDUCE_NODE_ROUNDS 11
+
+/*
+ * Two-level: a binomial-tree reduction to the leader inside each node
+ * (round k carries the child at distance 2^k), recursive doubling among the
+ * node leaders, and the result sent back down the node's tree (in the
+ * FOLD_OUT buffer, which only leaders use in the leaders' phase). Only the
+ * leaders' phase crosses nodes.
+ */
+static void shmi_reduce_twolevel(const shmi_reduce_step_t *st,
+                                 const shmi_team_topo_t *o,
+                                 const shmi_reduce_arg_t *a)
+{
+    int i = o->node_idx, m = o->n_local;
+    int low = i ? (i & -i) : shmi_coll_pow2_floor(m) * 2;
+    int k = 0, d;
+
+    for (d = 1; d < low && i + d < m; d <<= 1, k++)
+        shmi_reduce_apply(a->op, a->dt, a->acc, shmi_step_recv(st, k), a->cnt);
+    if (i != 0) {
+        shmi_step_send(st, shmi_coll_log2_ceil(low), a->acc, o->node[i - low]);
+        memcpy(a->acc, shmi_step_recv(st, SHMI_COLL_FOLD_OUT), st->nbytes);
+    } else {
+        shmi_reduce_doubling(st, o->leaders, o->n_leaders, o->leader_idx,
+                             SHMI_REDUCE_NODE_ROUNDS, a);
+    }
+    for (d = 1; d < low && i + d < m; d <<= 1)
+        shmi_step_send(st, SHMI_COLL_FOLD_OUT, a->acc, o->node[i + d]);
+}
+
+/* 1 when the two-level reduction fits the team's shape and the rounds. */
+static int shmi_reduce_use_twolevel(const struct shmem_impl_team *t)
+{
+    const shmi_team_topo_t *o = &t->topo;
+    int fits = o->node != NULL && o->n_leaders > 1 &&
+               o->n_local <= (1 << (SHMI_REDUCE_NODE_ROUNDS - 1)) &&
+               shmi_coll_log2_ceil(o->n_leaders) <=
+                   SHMI_COLL_FOLD_IN - SHMI_REDUCE_NODE_ROUNDS;
+
+    if (!fits || shmi_coll_algo.reduce == SHMI_ALG_A)
+        return 0;
+    return shmi_coll_algo.reduce == SHMI_ALG_C || o->n_leaders < t->n_pes;
+}
+
 static void shmi_reduce_chunk(struct shmem_impl_team *t, unsigned char *acc,
                               size_t cnt, shmi_dtype_t dt, shmi_op_t op)
 {
     shmi_reduce_step_t st = {t, shmi_coll_slot(t->slot), 0, SHMI_SIG_REDUCE,
                              cnt * shmi_dtype_size(dt)};
-    int n = t->n_pes, me = t->my_pe;
-    int p = shmi_coll_pow2_floor(n);
+    shmi_reduce_arg_t a = {acc, cnt, dt, op};
 
     st.par = shmi_coll_begin(t, SHMI_SIG_REDUCE);
-    if (me >= p) {
-        shmi_step_send(&st, SHMI_COLL_FOLD_IN, acc, me - p);
-        memcpy(acc, shmi_step_recv(&st, SHMI_COLL_FOLD_OUT), st.nbytes);
-        return;
-    }
-    if (me + p < n)
-        shmi_reduce_apply(op, dt, acc, shmi_step_recv(&st, SHMI_COLL_FOLD_IN),
-                          cnt);
-    for (int k = 0, d = 1; d < p; k++, d <<= 1) {
-        shmi_step_send(&st, k, acc, me ^ d);
-        shmi_reduce_apply(op, dt, acc, shmi_step_recv(&st, k), cnt);
-    }
-    if (me + p < n)
-        shmi_step_send(&st, SHMI_COLL_FOLD_OUT, acc, me + p);
+    if (shmi_reduce_use_twolevel(t))
+        shmi_reduce_twolevel(&st, &t->topo, &a);
+    else
+        shmi_reduce_doubling(&st, NULL, t->n_pes, t->my_pe, 0, &a);
 }
 
 /* The sliced algorithm needs symmetric arrays (internal callers pass
@@ -79,9 +154,11 @@ static int shmi_reduce_use_slices(void *dest, const void *src, size_t nbytes)
 {
     size_t off;
 
-    if (shmi_coll_algo.reduce == SHMI_ALG_A || nbytes == 0)
+    int a = shmi_coll_algo.reduce;
+
+    if (a == SHMI_ALG_A || a == SHMI_ALG_C || nbytes == 0)
         return 0;
-    if (shmi_coll_algo.reduce == SHMI_ALG_AUTO && nbytes < shmi_coll_algo.large)
+    if (a == SHMI_ALG_AUTO && nbytes < shmi_coll_algo.large)
         return 0;
     return shmi_seg_lookup(dest, nbytes, &off) >= 0 &&
            shmi_seg_lookup(src, nbytes, &off) >= 0;

@@ -47,10 +47,10 @@ static struct {
     char *base;                /* own heap (device address) */
     size_t size;
     shmi_alloc_t *alloc;
-    char **peer;             /* [npes] IPC mappings (peer[me] = base) */
-    int *imported;           /* [npes] 1 when peer[pe] must be closed */
-    pthread_mutex_t lock;    /* serialises the allocator */
-    void *zeroes;            /* DEVICE_ZERO_CHUNK host zero bytes, lazily */
+    char **peer;          /* [npes] IPC mappings (peer[me] = base) */
+    int *imported;        /* [npes] 1 when peer[pe] must be closed */
+    pthread_mutex_t lock; /* serialises the allocator */
+    void *zeroes;         /* DEVICE_ZERO_CHUNK host zero bytes, lazily */
 } dh = {.device = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The back end SHMEM_DEVICE_BACKEND asks for, if it finds a device. */
@@ -74,11 +74,10 @@ static const shmi_gpu_ops_t *choose_backend(int *count)
     g = shmi_gpu_backend(want);
     if (!g || g->probe(count) != 0 || *count <= 0) {
         /* Asked for by name: say why there is no device heap, once. */
-        SHMI_LOG(shmi_state.boot.rank == 0 ? SHMI_LOG_WARN : SHMI_LOG_DEBUG,
-                 "gpu",
-                 "SHMEM_DEVICE_BACKEND=%s: %s; running without a device heap",
-                 want,
-                 g ? "no GPU device" : "this library was built without it");
+        SHMI_LOG(
+            shmi_state.boot.rank == 0 ? SHMI_LOG_WARN : SHMI_LOG_DEBUG, "gpu",
+            "SHMEM_DEVICE_BACKEND=%s: %s; running without a device heap", want,
+            g ? "no GPU device" : "this library was built without it");
         *count = 0;
         return NULL;
     }
@@ -228,6 +227,7 @@ void shmi_device_heap_finalize(void)
     if (!dh.gpu)
         return;
     shmi_device_active = 0;
+    shmi_device_path_release();
     shmi_device_heap_stats(&st);
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu",
              "device heap at finalize: %zu bytes in %zu blocks allocated",
@@ -306,10 +306,10 @@ static void clear_range(size_t off, size_t len)
     if (!dh.zeroes && !(dh.zeroes = calloc(1, DEVICE_ZERO_CHUNK)))
         SHMI_FATAL("out of memory clearing freed device memory");
     for (size_t done = 0; done < len; done += DEVICE_ZERO_CHUNK) {
-        size_t n = len - done < DEVICE_ZERO_CHUNK ? len - done
-                                                   : DEVICE_ZERO_CHUNK;
-        int ret = dh.gpu->copy(dh.base + off + done, dh.zeroes, n,
-                               SHMI_GPU_H2D);
+        size_t n =
+            len - done < DEVICE_ZERO_CHUNK ? len - done : DEVICE_ZERO_CHUNK;
+        int ret =
+            dh.gpu->copy(dh.base + off + done, dh.zeroes, n, SHMI_GPU_H2D);
 
         if (ret != 0)
             SHMI_FATAL("cannot clear freed device memory: %s",

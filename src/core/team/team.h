@@ -32,6 +32,9 @@ typedef struct shmi_team_topo {
     int n_local;    /* members on this PE's node, itself included */
     int *local;     /* leaders only: the n_local - 1 other members of the
                        node (team PEs); NULL otherwise */
+    int *node;      /* the n_local members of this PE's node, ascending
+                       (node[0] is the leader) */
+    int node_idx;   /* this PE's index in node[] */
     int *leader_of; /* n_pes entries: team PE of the leader of each team
                        PE's node */
 } shmi_team_topo_t;

@@ -62,6 +62,15 @@ static int shmi_topo_fill(struct shmem_impl_team *t, const int *leader_of)
             o->n_local++;
     }
     o->n_leaders = nl;
+    o->node = malloc((size_t)o->n_local * sizeof(int));
+    if (o->node == NULL)
+        return SHMI_ENOMEM;
+    for (int i = 0, j = 0; i < n; i++)
+        if (leader_of[i] == o->my_leader) {
+            if (i == me)
+                o->node_idx = j;
+            o->node[j++] = i;
+        }
     if (o->leader_idx < 0 || o->n_local == 1)
         return 0;
     o->local = malloc((size_t)o->n_local * sizeof(int));
@@ -99,5 +108,6 @@ void shmi_team_topo_fini(struct shmem_impl_team *t)
     free(t->topo.leaders);
     free(t->topo.local);
     free(t->topo.leader_of);
+    free(t->topo.node);
     t->topo = (shmi_team_topo_t){0};
 }
