@@ -540,19 +540,27 @@ LEGACY_ALIASES = [   # deprecated since 1.3, still listed in 1.6
 HANDLES = """\
 /* ---- Library handles ---------------------------------------------------- */
 
+/*
+ * The library's predefined handles are exported as constant pointers, never
+ * as the objects themselves: a program that referenced a library object
+ * directly would get a copy of it (a copy relocation) whose size is frozen
+ * when the program is linked, and a later library with a larger object
+ * would overrun it. A pointer's size never changes.
+ */
+
 /* A context: an independent stream of RMA, AMO and ordering operations.
  * The struct is private to the library (src/core/ctx.h). */
 typedef struct shmem_impl_ctx *shmem_ctx_t;
-extern struct shmem_impl_ctx shmem_impl_ctx_default;
-#define SHMEM_CTX_DEFAULT (&shmem_impl_ctx_default)
+extern shmem_ctx_t const shmem_impl_ctx_default_handle;
+#define SHMEM_CTX_DEFAULT (shmem_impl_ctx_default_handle)
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 
 /* A team: an ordered set of PEs (src/core/team/team.h). */
 typedef struct shmem_impl_team *shmem_team_t;
-extern struct shmem_impl_team shmem_impl_team_world;
-extern struct shmem_impl_team shmem_impl_team_shared;
-#define SHMEM_TEAM_WORLD (&shmem_impl_team_world)
-#define SHMEM_TEAM_SHARED (&shmem_impl_team_shared)
+extern shmem_team_t const shmem_impl_team_world_handle;
+extern shmem_team_t const shmem_impl_team_shared_handle;
+#define SHMEM_TEAM_WORLD (shmem_impl_team_world_handle)
+#define SHMEM_TEAM_SHARED (shmem_impl_team_shared_handle)
 #define SHMEM_TEAM_INVALID ((shmem_team_t)0)
 
 /* Team creation parameters; the mask says which members are set. */

@@ -12,7 +12,9 @@
  * in use. The first shmi_env.WAIT_SPIN polls only pause the CPU; the next
  * SHMI_BACKOFF_YIELDS call sched_yield; after that the loop sleeps, from
  * 1 us doubling up to SHMI_BACKOFF_MAX_NS (a sleeping thread lowers its
- * timer slack to 1 us so that these sleeps are as short as asked).
+ * timer slack to 1 us so that these sleeps are as short as asked) - but
+ * only when the node has more PEs than cores (or SHMEM_WAIT_SLEEP=always);
+ * otherwise it goes on yielding, which costs latency nothing.
  */
 #ifndef SHMI_BACKOFF_H
 #define SHMI_BACKOFF_H
@@ -45,8 +47,11 @@ static inline void shmi_cpu_relax(void)
 /* The part past spinning: progress, yield or sleep (wait.c). */
 void shmi_backoff_slow(shmi_backoff_t *b);
 
-/* Spin limit from SHMEM_WAIT_SPIN, cached by wait.c at start-up. */
+/* Spin limit from SHMEM_WAIT_SPIN, and whether waiting may sleep
+ * (SHMEM_WAIT_SLEEP), set once at start-up by shmi_backoff_configure. */
 extern unsigned long shmi_backoff_spin;
+extern int shmi_backoff_may_sleep;
+void shmi_backoff_configure(void);
 
 /* Drives fabric progress (wait.c); no-op without a fabric. */
 void shmi_progress(void);

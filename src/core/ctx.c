@@ -22,6 +22,7 @@
 #include "core/team/team.h"
 
 struct shmem_impl_ctx shmem_impl_ctx_default;
+shmem_ctx_t const shmem_impl_ctx_default_handle = &shmem_impl_ctx_default;
 
 typedef struct shmi_ctx_node {
     struct shmem_impl_ctx ctx; /* first: a shmem_ctx_t points here */

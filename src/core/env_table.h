@@ -41,6 +41,8 @@ SHMI_ENV(OFI_MAX_MSG_SIZE, SIZE, "0", "transport",
          "Largest libfabric RMA message; longer puts/gets are split (0: the provider's max_msg_size)")
 SHMI_ENV(WAIT_SPIN, INT, "2000", "transport",
          "Polls of a waited-on word before a waiting PE starts to yield the core")
+SHMI_ENV(WAIT_SLEEP, CHOICE, "auto", "transport",
+         "auto|always|never: whether a waiting PE, after spinning and yielding, sleeps (auto: only when the node has more PEs than cores)")
 SHMI_ENV(BIND, CHOICE, "none", "placement",
          "core|numa|none: bind each PE to a core or a NUMA domain near its NIC and GPU")
 SHMI_ENV(AMO_ENGINE, CHOICE, "auto", "transport",

@@ -255,8 +255,7 @@ int shmi_paths_init(void)
 {
     int any_off, ret;
 
-    shmi_backoff_spin =
-        shmi_env.WAIT_SPIN > 0 ? (unsigned long)shmi_env.WAIT_SPIN : 0;
+    shmi_backoff_configure();
     ret = shmt_local_ops.init();
     if (ret && ret != SHMI_ENODEV)
         return ret;

@@ -8,15 +8,44 @@
  */
 #include "config.h"
 
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+
 #include <pthread.h>
 #include <sched.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
 #include "core/backoff.h"
 #include "core/dataplane.h"
+#include "core/env.h"
 
 unsigned long shmi_backoff_spin = 2000;
+int shmi_backoff_may_sleep = 1;
+
+/*
+ * Whether waiting PEs may sleep (SHMEM_WAIT_SLEEP). Sleeping is what keeps
+ * an oversubscribed node moving: a sleeping PE leaves its core to the PE
+ * that must act. When every PE of the node has a core of its own, a sleep
+ * only adds latency, and on a fabric it delays the target-side progress
+ * that the initiators are waiting for: then waiting PEs only yield.
+ */
+void shmi_backoff_configure(void)
+{
+    const char *mode = shmi_env.WAIT_SLEEP;
+    cpu_set_t set;
+    int ncpus = 0;
+
+    shmi_backoff_spin =
+        shmi_env.WAIT_SPIN > 0 ? (unsigned long)shmi_env.WAIT_SPIN : 0;
+    if (strcmp(mode, "always") == 0 || strcmp(mode, "never") == 0) {
+        shmi_backoff_may_sleep = mode[0] == 'a';
+        return;
+    }
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        ncpus = CPU_COUNT(&set);
+    shmi_backoff_may_sleep = ncpus <= 0 || shmi_state.boot.local_size > ncpus;
+}
 
 /* In THREAD_MULTIPLE, progress is serialised here: the transport's progress
  * is not per endpoint, and a thread that finds it taken has nothing to do. */
@@ -56,7 +85,8 @@ void shmi_backoff_slow(shmi_backoff_t *b)
 {
     struct timespec ts;
 
-    if (b->polls <= shmi_backoff_spin + SHMI_BACKOFF_YIELDS) {
+    if (!shmi_backoff_may_sleep ||
+        b->polls <= shmi_backoff_spin + SHMI_BACKOFF_YIELDS) {
         sched_yield();
         return;
     }

@@ -23,6 +23,9 @@ struct shmem_impl_team {
 };
 struct shmem_impl_ctx shmem_impl_ctx_default;
 struct shmem_impl_team shmem_impl_team_world, shmem_impl_team_shared;
+shmem_ctx_t const shmem_impl_ctx_default_handle = &shmem_impl_ctx_default;
+shmem_team_t const shmem_impl_team_world_handle = &shmem_impl_team_world;
+shmem_team_t const shmem_impl_team_shared_handle = &shmem_impl_team_shared;
 
 /* The last call into the stand-in core. */
 static struct {

@@ -25,6 +25,8 @@
 
 struct shmem_impl_team shmem_impl_team_world;
 struct shmem_impl_team shmem_impl_team_shared;
+shmem_team_t const shmem_impl_team_world_handle = &shmem_impl_team_world;
+shmem_team_t const shmem_impl_team_shared_handle = &shmem_impl_team_shared;
 int shmi_teams_ready;
 
 /* Bit s set: slot s is used by a team this PE belongs to. */
