@@ -44,15 +44,33 @@ static int job_init(oshrun_job_t *job, const oshrun_opts_t *opts)
     memset(job, 0, sizeof(*job));
     job->opts = opts;
     job->stdin_fd = -1;
+    job->wake[0] = job->wake[1] = -1;
     job->pes = calloc((size_t)opts->npes, sizeof(oshrun_pe_t));
+    for (int r = 0; job->pes && r < opts->npes; r++)
+        job->pes[r].out.fd = job->pes[r].err.fd = -1;
     if (!job->pes || pthread_mutex_init(&job->lock, NULL) ||
         pipe2(job->wake, O_NONBLOCK | O_CLOEXEC)) {
         oshrun_msg("cannot set up the job (out of memory or descriptors)");
         return -1;
     }
-    for (int r = 0; r < opts->npes; r++)
-        job->pes[r].out.fd = job->pes[r].err.fd = -1;
     return 0;
+}
+
+static void job_free(oshrun_job_t *job)
+{
+    for (int r = 0; job->pes && r < job->opts->npes; r++) {
+        oshrun_stream_close(&job->pes[r].out, r, job->opts->tag_output);
+        oshrun_stream_close(&job->pes[r].err, r, job->opts->tag_output);
+    }
+    free(job->pes);
+    job->pes = NULL;
+    if (job->stdin_fd >= 0)
+        close(job->stdin_fd);
+    job->stdin_fd = -1;
+    for (int i = 0; i < 2; i++)
+        if (job->wake[i] >= 0)
+            close(job->wake[i]);
+    job->wake[0] = job->wake[1] = -1;
 }
 
 static int run_local(const oshrun_opts_t *opts)
@@ -60,11 +78,14 @@ static int run_local(const oshrun_opts_t *opts)
     oshrun_job_t job;
     int sfd, status = 1;
 
-    if (job_init(&job, opts))
+    if (job_init(&job, opts)) {
+        job_free(&job);
         return 1;
+    }
     sfd = watch_signals();
     if (sfd < 0) {
         oshrun_msg("cannot watch signals");
+        job_free(&job);
         return 1;
     }
     /* Orphaned children of the PEs come back to oshrun to be reaped. */
@@ -79,8 +100,11 @@ static int run_local(const oshrun_opts_t *opts)
     }
     status = oshrun_loop(&job, sfd);
     oshrun_server_stop(&job);
+    oshrun_shm_cleanup(&job);
 out_tmp:
     oshrun_tmp_remove(&job);
+    job_free(&job);
+    close(sfd);
     return status;
 }
 
@@ -96,6 +120,9 @@ int main(int argc, char **argv)
     if (!launcher)
         launcher = getenv("SLURM_JOB_ID") ? "srun" : "local";
     if (strcmp(launcher, "local") != 0)
-        return oshrun_delegate(&opts, launcher);
-    return run_local(&opts);
+        ret = oshrun_delegate(&opts, launcher);
+    else
+        ret = run_local(&opts);
+    oshrun_opts_free(&opts);
+    return ret;
 }

@@ -13,6 +13,11 @@
 /* Exit status for usage errors (bad options, nothing to run). */
 #define OSHRUN_EUSAGE 2
 
+/* Given to every PE unless set: keeps libinfinipath (a dependency of
+ * Debian's libfabric) from installing handlers for SIGTERM, SIGINT,
+ * SIGSEGV and other signals when it is loaded. */
+#define OSHRUN_NO_IPATH_HANDLERS "IPATH_NO_BACKTRACE=1"
+
 typedef struct oshrun_opts {
     int npes;   /* -n/-np: number of PEs */
     char **env; /* -x entries, "VAR" or "VAR=VAL" */
@@ -59,6 +64,7 @@ typedef struct oshrun_job {
 /* oshrun_opts.c */
 int oshrun_parse(int argc, char **argv, oshrun_opts_t *opts);
 void oshrun_usage(FILE *out);
+void oshrun_opts_free(oshrun_opts_t *opts);
 
 /* oshrun_delegate.c: replaces oshrun with srun/mpirun; returns on error. */
 int oshrun_delegate(const oshrun_opts_t *opts, const char *launcher);
@@ -80,12 +86,18 @@ double oshrun_now(void);
 void oshrun_stream_init(oshrun_stream_t *s, int fd, int out);
 int oshrun_stream_read(oshrun_stream_t *s, int rank, int tag);
 void oshrun_stream_flush(oshrun_stream_t *s, int rank, int tag);
-/* Reads until the stream is empty for now (its fd is non-blocking). */
-void oshrun_stream_drain(oshrun_stream_t *s, int rank, int tag);
+/* Reads until the stream is empty for now (its fd is non-blocking), at most
+ * max_reads times so that a PE that keeps writing cannot hold the loop. */
+void oshrun_stream_drain(oshrun_stream_t *s, int rank, int tag, int max_reads);
+/* Writes what is held and closes the stream. */
+void oshrun_stream_close(oshrun_stream_t *s, int rank, int tag);
 
 /* oshrun_tmp.c */
 int oshrun_tmp_create(oshrun_job_t *job);
 void oshrun_tmp_remove(oshrun_job_t *job);
+/* Removes /dev/shm entries that libfabric's shm provider named after the
+ * PEs' pids and that a killed PE could not remove itself. */
+void oshrun_shm_cleanup(oshrun_job_t *job);
 
 /* Messages from oshrun itself. */
 void oshrun_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

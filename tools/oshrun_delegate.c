@@ -75,9 +75,14 @@ static int mpirun_words(const oshrun_opts_t *o, char **w, char *np)
 
 int oshrun_delegate(const oshrun_opts_t *o, const char *launcher)
 {
-    char np[16];
+    char np[16], ipath[] = OSHRUN_NO_IPATH_HANDLERS;
     int is_srun = strcmp(launcher, "srun") == 0, n, nargs = 0;
     char **argv;
+
+    /* Both launchers pass it on: srun the whole environment, mpirun with
+     * -x below. */
+    *strchr(ipath, '=') = '\0';
+    setenv(ipath, ipath + strlen(ipath) + 1, 0);
 
     while (o->argv[nargs])
         nargs++;
@@ -90,6 +95,10 @@ int oshrun_delegate(const oshrun_opts_t *o, const char *launcher)
     for (int i = 0; !is_srun && i < o->n_env; i++) {
         argv[n++] = "-x";
         argv[n++] = o->env[i];
+    }
+    if (!is_srun) {
+        argv[n++] = "-x";
+        argv[n++] = ipath;
     }
     for (int i = 0; i < nargs; i++)
         argv[n++] = o->argv[i];

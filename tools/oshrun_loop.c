@@ -26,6 +26,12 @@
 #define TERM_GRACE 1.0
 /* Seconds to wait for output after every PE was reaped. */
 #define DRAIN_GRACE 1.0
+/* Reads per stream when catching up with every PE's output; a PE that
+ * keeps writing faster than that is caught up with on later polls. */
+#define DRAIN_PASS 64
+/* Reads of a dead PE's stream; more only when its children keep the pipe
+ * open and keep writing, and then the loop reads on as usual. */
+#define DRAIN_DEAD 4096
 
 void oshrun_msg(const char *fmt, ...)
 {
@@ -107,6 +113,19 @@ static void report_death(oshrun_job_t *job, int rank, int connected,
     }
 }
 
+/* Reads what every PE has written so far, in rank order, so that output
+ * written before an event is printed before what the event causes (a dead
+ * PE's last lines, oshrun's own messages). */
+static void drain_all(oshrun_job_t *job, int max_reads)
+{
+    int tag = job->opts->tag_output;
+
+    for (int r = 0; r < job->opts->npes; r++) {
+        oshrun_stream_drain(&job->pes[r].out, r, tag, max_reads);
+        oshrun_stream_drain(&job->pes[r].err, r, tag, max_reads);
+    }
+}
+
 static void check_abort(oshrun_job_t *job)
 {
     int aborted, rank, status;
@@ -118,6 +137,7 @@ static void check_abort(oshrun_job_t *job)
     pthread_mutex_unlock(&job->lock);
     if (!aborted || job->ending)
         return;
+    drain_all(job, DRAIN_PASS); /* the PE's reason comes before ours */
     if (status != 0)
         oshrun_msg("PE %d ended the job with status %d", rank, status);
     stop_job(job, status);
@@ -142,9 +162,13 @@ static void reap(oshrun_job_t *job)
             connected = pe->connected;
             finalized = pe->finalized;
             pthread_mutex_unlock(&job->lock);
-            /* Its last words come before oshrun's verdict on it. */
-            oshrun_stream_drain(&pe->out, r, job->opts->tag_output);
-            oshrun_stream_drain(&pe->err, r, job->opts->tag_output);
+            /* Its last words come before oshrun's verdict on it, and what
+             * the others wrote earlier before its last words. */
+            drain_all(job, DRAIN_PASS);
+            oshrun_stream_drain(&pe->out, r, job->opts->tag_output,
+                                DRAIN_DEAD);
+            oshrun_stream_drain(&pe->err, r, job->opts->tag_output,
+                                DRAIN_DEAD);
             if (!job->ending)
                 report_death(job, r, connected, finalized);
         }
@@ -254,7 +278,8 @@ static int gather(oshrun_job_t *job, stdin_fwd_t *in, int sfd,
     return n;
 }
 
-static void dispatch(oshrun_job_t *job, stdin_fwd_t *in, int sfd, int id)
+static void dispatch(oshrun_job_t *job, stdin_fwd_t *in, int sfd, int id,
+                     int fd)
 {
     char drain[64];
 
@@ -270,9 +295,10 @@ static void dispatch(oshrun_job_t *job, stdin_fwd_t *in, int sfd, int id)
         stdin_write(job, in);
     } else {
         oshrun_pe_t *pe = &job->pes[id / 2];
+        oshrun_stream_t *s = id % 2 ? &pe->err : &pe->out;
 
-        oshrun_stream_read(id % 2 ? &pe->err : &pe->out, id / 2,
-                           job->opts->tag_output);
+        if (s->fd == fd) /* not closed while catching up in this round */
+            oshrun_stream_read(s, id / 2, job->opts->tag_output);
     }
 }
 
@@ -324,9 +350,14 @@ int oshrun_loop(oshrun_job_t *job, int sfd)
         if (poll(fds, (nfds_t)n, poll_timeout(job, drain_until)) < 0 &&
             errno != EINTR)
             break;
+        /* Output first: what the PEs wrote came before the exits and
+         * signals reported in the same round. */
         for (int i = 0; i < n; i++)
-            if (fds[i].revents)
-                dispatch(job, in, sfd, ids[i]);
+            if (fds[i].revents && ids[i] >= 0)
+                dispatch(job, in, sfd, ids[i], fds[i].fd);
+        for (int i = 0; i < n; i++)
+            if (fds[i].revents && ids[i] < 0)
+                dispatch(job, in, sfd, ids[i], fds[i].fd);
     }
     free(ids);
     free(fds);

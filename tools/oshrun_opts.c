@@ -117,20 +117,24 @@ static int parse_one(int argc, char **argv, int *i, oshrun_opts_t *o)
     return usage_error("unknown option '%s'", a);
 }
 
-int oshrun_parse(int argc, char **argv, oshrun_opts_t *o)
+void oshrun_opts_free(oshrun_opts_t *o)
+{
+    free(o->env); /* its entries point into argv */
+    o->env = NULL;
+    o->n_env = 0;
+}
+
+static int parse_all(int argc, char **argv, oshrun_opts_t *o)
 {
     int i, ret;
 
-    memset(o, 0, sizeof(*o));
-    o->env = calloc((size_t)argc, sizeof(char *));
-    if (!o->env)
-        return 1;
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
         }
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            oshrun_opts_free(o);
             oshrun_usage(stdout);
             exit(0);
         }
@@ -144,4 +148,18 @@ int oshrun_parse(int argc, char **argv, oshrun_opts_t *o)
         return usage_error("%s", "no program to run");
     o->argv = argv + i;
     return 0;
+}
+
+int oshrun_parse(int argc, char **argv, oshrun_opts_t *o)
+{
+    int ret;
+
+    memset(o, 0, sizeof(*o));
+    o->env = calloc((size_t)argc, sizeof(char *));
+    if (!o->env)
+        return 1;
+    ret = parse_all(argc, argv, o);
+    if (ret)
+        oshrun_opts_free(o);
+    return ret;
 }

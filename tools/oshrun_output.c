@@ -128,8 +128,17 @@ void oshrun_stream_flush(oshrun_stream_t *s, int rank, int tag)
     s->cap = 0;
 }
 
-void oshrun_stream_drain(oshrun_stream_t *s, int rank, int tag)
+void oshrun_stream_drain(oshrun_stream_t *s, int rank, int tag, int max_reads)
 {
-    while (s->fd >= 0 && oshrun_stream_read(s, rank, tag) == 0)
-        ;
+    for (int i = 0; i < max_reads && s->fd >= 0; i++)
+        if (oshrun_stream_read(s, rank, tag) != 0)
+            break;
+}
+
+void oshrun_stream_close(oshrun_stream_t *s, int rank, int tag)
+{
+    oshrun_stream_flush(s, rank, tag);
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
 }

@@ -89,6 +89,10 @@ static int build_env(oshrun_job_t *job, int rank, char ***out)
         ret = env_put(&e, "FI_TCP_IFACE=lo", 0);
     if (!ret)
         ret = env_put(&e, "FI_SOCKETS_IFACE=lo", 0);
+    /* libinfinipath (loaded with libfabric) would otherwise catch SIGTERM
+     * and call exit() from the handler, and print backtraces on crashes. */
+    if (!ret)
+        ret = env_put(&e, OSHRUN_NO_IPATH_HANDLERS, 0);
     if (!ret && o->bind) {
         snprintf(bind, sizeof(bind), "SHMEM_BIND=%s", o->bind);
         ret = env_put(&e, bind, 1);

@@ -77,14 +77,44 @@ void p2p_print_params(const p2p_t *p)
     fflush(stdout);
 }
 
+/*
+ * A row is a running sum: cur[li] = cur[li-1] + d[li] with
+ * d[li] = prev[li] - prev[li-1]. Evaluated point after point, every point
+ * waits for the previous addition (the reference order even waits for two).
+ * Here the row goes in blocks of 8 points: the partial sums within a
+ * block do not depend on the block before, so the processor overlaps them,
+ * and only two additions per block (the carry) wait for the previous one.
+ * Every value is an integer held exactly in a double, so any order of the
+ * additions gives the reference's values to the last bit.
+ */
 void p2p_row(p2p_t *p, long j)
 {
     double *restrict cur = p2p_at(p, 0, j);
     const double *restrict prev = p2p_at(p, 0, j - 1);
     long li = p->start == 0 ? 2 : 1;
+    double carry = cur[li - 1];
 
+    for (; li + 7 <= p->w; li += 8) {
+        const double *q = prev + li - 1;
+        double d0 = q[1] - q[0], d1 = q[2] - q[1], d2 = q[3] - q[2];
+        double d3 = q[4] - q[3], d4 = q[5] - q[4], d5 = q[6] - q[5];
+        double d6 = q[7] - q[6], d7 = q[8] - q[7];
+        double s01 = d0 + d1, s45 = d4 + d5;
+        double s03 = s01 + (d2 + d3), s47 = s45 + (d6 + d7);
+        double c4 = carry + s03;
+
+        cur[li] = carry + d0;
+        cur[li + 1] = carry + s01;
+        cur[li + 2] = (carry + s01) + d2;
+        cur[li + 3] = c4;
+        cur[li + 4] = c4 + d4;
+        cur[li + 5] = c4 + s45;
+        cur[li + 6] = (c4 + s45) + d6;
+        carry = c4 + s47;
+        cur[li + 7] = carry;
+    }
     for (; li <= p->w; li++)
-        cur[li] = cur[li - 1] + prev[li] - prev[li - 1];
+        cur[li] = cur[li - 1] + (prev[li] - prev[li - 1]);
 }
 
 int p2p_finish(const p2p_t *p, double local_elapsed)

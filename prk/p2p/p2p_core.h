@@ -6,8 +6,7 @@
  * column 0). All PEs use the same row layout, so the ghost cell of row j
  * sits at the same offset on every PE and can be written directly by the
  * left neighbour. A version may reserve `lead` elements in front of each
- * row (the SHMEM version keeps the row's arrival flag there, in the ghost
- * cell's cache line) and round the row length up.
+ * row and round the row length up (both versions use the plain layout).
  */
 #ifndef PRK_P2P_CORE_H
 #define PRK_P2P_CORE_H

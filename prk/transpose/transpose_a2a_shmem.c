@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         transpose_setup(&t, argc, argv, prk_comm_size(), prk_comm_rank(), msg);
     if (prk_agree_error(err, msg))
         goto out_finalize;
-    err = transpose_alloc_fields(&t, msg);
+    err = transpose_alloc_fields(&t, NULL, msg);
     /* Collective: the same size on every PE. */
     bytes = (size_t)t.order * (size_t)t.b * sizeof(double);
     ab.send = shmem_malloc(bytes);

@@ -10,6 +10,9 @@
 
 #include "common/prk_comm.h"
 
+/* Padding of the leading dimension: one cache line. */
+#define TRANSPOSE_PAD 8
+
 static int transpose_parse(transpose_t *t, int argc, char **argv, char *msg)
 {
     long tile = 32;
@@ -53,14 +56,16 @@ int transpose_setup(transpose_t *t, int argc, char **argv, int npes, int me,
         return -1;
     }
     t->b = t->order / npes;
+    t->ld = t->order + TRANSPOSE_PAD;
     return 0;
 }
 
-int transpose_alloc_fields(transpose_t *t, char msg[PRK_MSG_MAX])
+int transpose_alloc_fields(transpose_t *t, double *a, char msg[PRK_MSG_MAX])
 {
-    size_t count = (size_t)t->order * (size_t)t->b;
+    size_t count = (size_t)t->ld * (size_t)t->b;
 
-    t->a = prk_alloc(count, sizeof(double));
+    t->a_owned = a == NULL;
+    t->a = a != NULL ? a : prk_alloc(count, sizeof(double));
     t->bmat = prk_alloc(count, sizeof(double));
     if (t->a == NULL || t->bmat == NULL) {
         snprintf(msg, PRK_MSG_MAX, "could not allocate two %ld x %ld matrices",
@@ -70,15 +75,15 @@ int transpose_alloc_fields(transpose_t *t, char msg[PRK_MSG_MAX])
     }
     for (long c = 0; c < t->b; c++)
         for (long r = 0; r < t->order; r++)
-            t->a[r + c * t->order] =
-                (double)(t->order * (t->me * t->b + c) + r);
+            t->a[r + c * t->ld] = (double)(t->order * (t->me * t->b + c) + r);
     memset(t->bmat, 0, count * sizeof(double));
     return 0;
 }
 
 void transpose_free_fields(transpose_t *t)
 {
-    free(t->a);
+    if (t->a_owned)
+        free(t->a);
     free(t->bmat);
     t->a = t->bmat = NULL;
 }
@@ -128,22 +133,25 @@ static void transpose_tiles(double *restrict src, long lds,
 
 void transpose_local(transpose_t *t)
 {
-    long off = t->me * t->b;
+    transpose_block_from(t, t->a, t->me);
+}
 
-    transpose_tiles(t->a + off, t->order, t->bmat + off, t->order, t->b, t->b,
-                    t->tile, 1);
+void transpose_block_from(transpose_t *t, double *a_from, int from)
+{
+    transpose_tiles(a_from + t->me * t->b, t->ld, t->bmat + (long)from * t->b,
+                    t->ld, t->b, t->b, t->tile, 1);
 }
 
 void transpose_pack(transpose_t *t, int to, long j0, long nj, double *w)
 {
-    transpose_tiles(t->a + (long)to * t->b + j0, t->order, w, t->b, t->b, nj,
+    transpose_tiles(t->a + (long)to * t->b + j0, t->ld, w, t->b, t->b, nj,
                     t->tile, 0);
 }
 
 void transpose_add(transpose_t *t, int from, long j0, long nj, const double *w)
 {
     for (long j = 0; j < nj; j++) {
-        double *restrict d = t->bmat + (long)from * t->b + (j0 + j) * t->order;
+        double *restrict d = t->bmat + (long)from * t->b + (j0 + j) * t->ld;
         const double *restrict s = w + j * t->b;
         for (long i = 0; i < t->b; i++)
             d[i] += s[i];
@@ -161,7 +169,7 @@ int transpose_finish(const transpose_t *t, double local_elapsed)
             double expect =
                 ((double)t->order * (double)r + gc) * (iters + 1.0) +
                 iters * (iters + 1.0) / 2.0;
-            local_err += fabs(t->bmat[r + c * t->order] - expect);
+            local_err += fabs(t->bmat[r + c * t->ld] - expect);
         }
     }
     abserr = prk_comm_sum_double(local_err);

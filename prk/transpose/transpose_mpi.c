@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         transpose_setup(&t, argc, argv, prk_comm_size(), prk_comm_rank(), msg);
     if (prk_agree_error(err, msg))
         goto out_finalize;
-    err = transpose_alloc_fields(&t, msg);
+    err = transpose_alloc_fields(&t, NULL, msg);
     if (err == 0 && t.npes > 1) {
         sendbuf = prk_alloc((size_t)t.b * (size_t)t.b, sizeof(double));
         recvbuf = prk_alloc((size_t)t.b * (size_t)t.b, sizeof(double));

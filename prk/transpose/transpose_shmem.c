@@ -1,6 +1,17 @@
 /*
  * Transpose kernel, OpenSHMEM version.
  *
+ * When every PE is on this node (shmem_ptr gives a load/store view of each
+ * peer's symmetric A), a PE reads the block it needs in place: the rows
+ * [me*b, me*b+b) of PE p's A are read and incremented by this PE alone (p
+ * touches only its own diagonal block rows), so the block is transposed
+ * straight from p's A into B like the diagonal block, with no pack, no
+ * copy and no synchronization inside a sweep. Sweep k of this PE finds
+ * those elements at their sweep-k values because nobody else changes them.
+ *
+ * Otherwise (PEs on several nodes, or SHMEM_LOCAL=0) blocks travel by
+ * put-with-signal, as follows.
+ *
  * The block for `to` never exists as a whole, neither on the sender nor on
  * the receiver. The sender packs it a panel of columns at a time into a
  * small private buffer and puts each panel straight into one slot of a
@@ -110,7 +121,22 @@ static void transpose_shmem_phase(transpose_t *t, transpose_shmem_bufs_t *sb,
     }
 }
 
-static double transpose_shmem_run(transpose_t *t, transpose_shmem_bufs_t *sb)
+/* One sweep read in place: the rows of every peer's A that this PE
+ * transposes are touched by this PE alone (their owner only touches its own
+ * diagonal block), so each is read through its load/store view exactly like
+ * the diagonal block, with no copy and no synchronization. */
+static void transpose_direct_sweep(transpose_t *t, double *const *peer_a)
+{
+    transpose_local(t);
+    for (int phase = 1; phase < t->npes; phase++) {
+        int from = (t->me + phase) % t->npes;
+
+        transpose_block_from(t, peer_a[from], from);
+    }
+}
+
+static double transpose_shmem_run(transpose_t *t, transpose_shmem_bufs_t *sb,
+                                  double *const *peer_a)
 {
     double t0 = 0.0;
 
@@ -119,6 +145,10 @@ static double transpose_shmem_run(transpose_t *t, transpose_shmem_bufs_t *sb)
             prk_comm_barrier();
             t0 = prk_wtime();
         }
+        if (peer_a != NULL) {
+            transpose_direct_sweep(t, peer_a);
+            continue;
+        }
         transpose_local(t);
         for (int phase = 1; phase < t->npes; phase++)
             transpose_shmem_phase(t, sb, phase, iter);
@@ -126,10 +156,61 @@ static double transpose_shmem_run(transpose_t *t, transpose_shmem_bufs_t *sb)
     return prk_wtime() - t0;
 }
 
+/* Load/store views of every PE's A when all of them are on this node (and
+ * every PE agrees), else NULL: then blocks travel by put-with-signal. */
+static double **transpose_peer_views(const transpose_t *t, double *a)
+{
+    double **peer_a = calloc((size_t)t->npes, sizeof(*peer_a));
+    int direct = a != NULL && peer_a != NULL;
+
+    for (int pe = 0; direct && pe < t->npes; pe++) {
+        peer_a[pe] = shmem_ptr(a, pe);
+        direct = peer_a[pe] != NULL;
+    }
+    /* Collective: the path decides which symmetric buffers exist. */
+    if (prk_comm_max_int(!direct)) {
+        free(peer_a);
+        return NULL;
+    }
+    return peer_a;
+}
+
+/* A lives in symmetric memory so that peers on this node can reach it. */
+static double *transpose_shmem_alloc_a(const transpose_t *t)
+{
+    return shmem_align(2UL << 20,
+                       (size_t)t->ld * (size_t)t->b * sizeof(double));
+}
+
+static int transpose_shmem_setup(transpose_t *t, transpose_shmem_bufs_t *sb,
+                                 double *a, double ***peer_a, char *msg)
+{
+    int err;
+
+    if (a == NULL) {
+        snprintf(msg, PRK_MSG_MAX,
+                 "could not allocate the %ld x %ld matrix A "
+                 "(raise SHMEM_SYMMETRIC_SIZE)",
+                 t->order, t->b);
+        err = -1;
+    } else {
+        err = transpose_alloc_fields(t, a, msg);
+    }
+    *peer_a = transpose_peer_views(t, err == 0 ? a : NULL);
+    if (*peer_a == NULL && transpose_shmem_alloc(t, sb) != 0 && err == 0) {
+        snprintf(msg, PRK_MSG_MAX,
+                 "could not allocate the panel buffers (raise "
+                 "SHMEM_SYMMETRIC_SIZE)");
+        err = -1;
+    }
+    return err;
+}
+
 int main(int argc, char **argv)
 {
     transpose_t t;
     transpose_shmem_bufs_t sb = {0};
+    double *a = NULL, **peer_a = NULL;
     char msg[PRK_MSG_MAX] = "";
     int status = 1, err;
 
@@ -140,20 +221,24 @@ int main(int argc, char **argv)
         transpose_setup(&t, argc, argv, prk_comm_size(), prk_comm_rank(), msg);
     if (prk_agree_error(err, msg))
         goto out_finalize;
-    err = transpose_alloc_fields(&t, msg);
-    if (transpose_shmem_alloc(&t, &sb) != 0 && err == 0) {
-        snprintf(msg, sizeof(msg),
-                 "could not allocate the panel buffers (raise "
-                 "SHMEM_SYMMETRIC_SIZE)");
-        err = -1;
-    }
+    a = transpose_shmem_alloc_a(&t);
+    err = transpose_shmem_setup(&t, &sb, a, &peer_a, msg);
     if (prk_agree_error(err, msg))
         goto out_free;
     transpose_print_params(&t);
-    status = transpose_finish(&t, transpose_shmem_run(&t, &sb));
+    if (t.me == 0) {
+        printf("Exchange path        = %s\n",
+               peer_a != NULL ? "load/store (shmem_ptr)" : "put with signal");
+        fflush(stdout);
+    }
+    /* Every A is initialised before any peer reads it. */
+    prk_comm_barrier();
+    status = transpose_finish(&t, transpose_shmem_run(&t, &sb, peer_a));
 out_free:
+    free(peer_a);
     transpose_shmem_free(&sb);
     transpose_free_fields(&t);
+    shmem_free(a);
 out_finalize:
     prk_comm_finalize();
     return status;

@@ -39,6 +39,10 @@ SHMI_ENV(OFI_DOMAIN, STRING, "", "transport",
          "libfabric domain (NIC) to use; empty: the one nearest to this PE")
 SHMI_ENV(OFI_MAX_MSG_SIZE, SIZE, "0", "transport",
          "Largest libfabric RMA message; longer puts/gets are split (0: the provider's max_msg_size)")
+SHMI_ENV(OFI_ORDERED, BOOL, "1", "transport",
+         "Trust the provider's write/atomic ordering (msg_order WAW/RAW with data ordering): put-with-signal and fence then do not wait for delivery; 0 always waits")
+SHMI_ENV(OFI_BOUNCE, SIZE, "4k", "transport",
+         "Blocking puts longer than the provider's inject size and up to this many bytes are copied to a registered buffer and return at once (completed by quiet); 0 disables")
 SHMI_ENV(WAIT_SPIN, INT, "2000", "transport",
          "Polls of a waited-on word before a waiting PE starts to yield the core")
 SHMI_ENV(WAIT_SLEEP, CHOICE, "auto", "transport",

@@ -31,10 +31,16 @@ const char *shmi_strerror(int code)
     }
 }
 
-/* The PE number for message prefixes; -1 before bootstrap knows it. */
+/* The PE number for message prefixes: the bootstrap's rank, else the rank
+ * the launcher put in the environment, else -1 (no launcher known yet). */
 static int log_pe(void)
 {
-    return shmi_state.boot.size > 0 ? shmi_state.boot.rank : -1;
+    const char *r;
+
+    if (shmi_state.boot.size > 0)
+        return shmi_state.boot.rank;
+    r = getenv("PMIX_RANK");
+    return r && *r ? atoi(r) : -1;
 }
 
 static const char *const level_names[] = {"error", "warning", "info",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/gen/core_decl.h"
 #include "boot/boot.h"
@@ -29,8 +30,8 @@ static void abort_job(int status, const char *msg)
 _Noreturn void shmi_not_initialized(const char *routine)
 {
     if (shmi_state.finalized)
-        SHMI_FATAL("%s called after shmem_finalize", routine);
-    SHMI_FATAL("%s called before shmem_init (or shmem_init_thread)", routine);
+        SHMI_FATAL("%s: called after shmem_finalize", routine);
+    SHMI_FATAL("%s: called before shmem_init", routine);
 }
 
 /* A failed start-up step is fatal: no PE can go on without it. */
@@ -53,6 +54,37 @@ static void report(void)
     fflush(stdout);
 }
 
+/* The launcher's rank for this process, from the environment it was given;
+ * -1 when there is none (started without a launcher) or it is not a rank. */
+static int launcher_rank(void)
+{
+    const char *v = getenv("PMIX_RANK");
+    char *end;
+    long r;
+
+    if (!v || !*v)
+        return -1;
+    r = strtol(v, &end, 10);
+    return *end || r < 0 || r > 0x7fffffff ? -1 : (int)r;
+}
+
+/* Fatal errors before the bootstrap knows this PE (bad environment, no
+ * launcher): the rank comes from the launcher's environment when it gave
+ * one, so that the message does not say "pe -1". Nothing to abort yet: the
+ * launcher sees this process exit. */
+static _Noreturn void early_fatal(int line, const char *func,
+                                  const char *routine, const char *msg)
+{
+    int rank = launcher_rank();
+    char pe[32] = "weft:";
+
+    if (rank >= 0)
+        snprintf(pe, sizeof(pe), "weft[pe %d]", rank);
+    fprintf(stderr, "%s init.c:%d %s: %s: %s\n", pe, line, func, routine, msg);
+    fflush(NULL);
+    _exit(1);
+}
+
 /* Runs the start-up sequence of init_seq.h; routine names the caller. */
 static void start(const char *routine, int thread_level)
 {
@@ -61,11 +93,15 @@ static void start(const char *routine, int thread_level)
 
     ret = shmi_env_load(err, sizeof(err));
     if (ret)
-        SHMI_FATAL("%s: %s", routine, err[0] ? err : shmi_strerror(ret));
+        early_fatal(__LINE__, __func__, routine,
+                    err[0] ? err : shmi_strerror(ret));
     ret = shmi_boot_init(&shmi_state.boot);
-    if (ret)
-        SHMI_FATAL("%s: cannot start without a usable launcher (%s)", routine,
-                   shmi_strerror(ret));
+    if (ret) {
+        snprintf(err, sizeof(err),
+                 "cannot start without a usable launcher (%s)",
+                 shmi_strerror(ret));
+        early_fatal(__LINE__, __func__, routine, err);
+    }
     shmi_abort_hook = abort_job;
     /* Known before the transports start, so that they can skip locking in
      * programs that are not SHMEM_THREAD_MULTIPLE. */
@@ -89,7 +125,7 @@ static void start(const char *routine, int thread_level)
 static void refuse_restart(const char *routine)
 {
     if (shmi_state.finalized)
-        SHMI_FATAL("%s called after shmem_finalize; the library cannot be "
+        SHMI_FATAL("%s: called after shmem_finalize; the library cannot be "
                    "initialized twice in one program",
                    routine);
 }

@@ -13,7 +13,8 @@
 #                                  within 2 s with STATUS, saying REGEX
 #   launch.sh misuse PROG          queries before init / after finalize are fatal
 #   launch.sh init-thread PROG     shmem_init_thread levels
-#   launch.sh options | io | exec
+#   launch.sh env PROG             what every PE gets; bad-variable messages
+#   launch.sh options | io | exec | order
 set -u
 S=${S:-..}; B=${B:-.}
 OSHRUN=${OSHRUN:-$B/tools/oshrun}
@@ -236,11 +237,11 @@ case_misuse() {
     need "$1"
     run timeout 20 "$OSHRUN" -n 2 "$1" -n 2 -m before
     [ "$rc" != 0 ] || fail "a call before shmem_init went unnoticed"
-    grep -q "shmem_my_pe called before shmem_init" "$out/stderr" || fail "no clear message (before)"
+    grep -q "shmem_my_pe: called before shmem_init" "$out/stderr" || fail "no clear message (before)"
     grep -q "my_pe before init" "$out/stdout" && fail "shmem_my_pe returned before shmem_init"
     run timeout 20 "$OSHRUN" -n 2 "$1" -n 2 -m after
     [ "$rc" != 0 ] || fail "a call after shmem_finalize went unnoticed"
-    grep -q "shmem_n_pes called after shmem_finalize" "$out/stderr" || fail "no clear message (after)"
+    grep -q "shmem_n_pes: called after shmem_finalize" "$out/stderr" || fail "no clear message (after)"
     echo "ok: calls before shmem_init and after shmem_finalize are fatal"
 }
 
@@ -313,6 +314,54 @@ case_io() {
     echo "ok: output lines, tags, stdin, environment, signals"
 }
 
+# Output that waited in the pipes while oshrun was stopped comes out in
+# rank order, before what a PE's exit brings (its last lines, oshrun's
+# message about it): PE 0's line was written first and must come first.
+case_order() {
+    local pid
+    "$OSHRUN" -n 3 sh -c 'case $PMIX_RANK in
+        0) sleep 0.8; echo "first from 0"; sleep 1.5 ;;
+        1) sleep 2.3 ;;
+        2) sleep 1.2; echo "last from 2"; exit 4 ;;
+        esac' >"$out/stdout" 2>&1 </dev/null &
+    pid=$!
+    sleep 0.4
+    kill -STOP $pid
+    sleep 1.6
+    kill -CONT $pid
+    wait $pid
+    rc=$?
+    [ "$rc" = 4 ] || fail "status $rc, expected 4"
+    grep -n . "$out/stdout" | sed 's/^/  /'
+    [ "$(grep -n 'first from 0' "$out/stdout" | cut -d: -f1)" = 1 ] &&
+        [ "$(grep -n 'last from 2' "$out/stdout" | cut -d: -f1)" = 2 ] ||
+        fail "lines out of the order they were written in"
+    grep -q 'PE 2 (pid [0-9]*) exited with status 4' "$out/stdout" || fail "no message"
+    echo "ok: pending output comes out in order, before the exit is handled"
+}
+
+# What oshrun puts in every PE's environment, and the PE number in messages
+# about bad variables (before the PE has connected to the launcher).
+case_env() {
+    need "$1"
+    run "$OSHRUN" -n 2 sh -c 'echo "ipath=$IPATH_NO_BACKTRACE"'
+    [ "$rc" = 0 ] && [ "$(grep -c '^ipath=1$' "$out/stdout")" = 2 ] ||
+        fail "IPATH_NO_BACKTRACE=1 is not in the PEs' environment"
+    run "$OSHRUN" -n 2 -x IPATH_NO_BACKTRACE=0 sh -c 'echo "ipath=$IPATH_NO_BACKTRACE"'
+    [ "$rc" = 0 ] && [ "$(grep -c '^ipath=0$' "$out/stdout")" = 2 ] ||
+        fail "the user's IPATH_NO_BACKTRACE was replaced"
+    run env SHMEM_LOCAL=maybe "$OSHRUN" -n 2 "$1" -n 2
+    [ "$rc" != 0 ] || fail "a bad variable went unnoticed"
+    grep -q "pe -1" "$out/stderr" && fail "a message without the PE number"
+    grep -q "^weft\[pe [01]\] .*SHMEM_LOCAL='maybe' is invalid" "$out/stderr" ||
+        fail "no message naming the PE and the variable"
+    run env -u PMIX_RANK SHMEM_LOCAL=maybe "$1" -n 1
+    [ "$rc" != 0 ] || fail "a bad variable went unnoticed (singleton)"
+    grep -q "^weft: .*SHMEM_LOCAL='maybe' is invalid" "$out/stderr" ||
+        fail "singleton: no message starting with 'weft: '"
+    echo "ok: PE environment; messages about bad variables name the PE"
+}
+
 case_exec() {
     # A PE that cannot even start: named, and the job ends non-zero.
     printf '\177ELF broken' >"$out/broken"
@@ -337,9 +386,9 @@ case_exec() {
 what=${1:-}
 shift || true
 case "$what" in
-oshrun | singleton | mpirun | srun | hydra | fault | options | io | exec) "case_$what" "$@" ;;
+oshrun | singleton | mpirun | srun | hydra | fault | options | io | exec | order | env) "case_$what" "$@" ;;
 srun-multi) case_srun_multi "$@" ;;
 misuse) case_misuse "$@" ;;
 init-thread) case_init_thread "$@" ;;
-*) echo "usage: launch.sh oshrun|singleton|mpirun|srun|hydra|fault|options|io|exec ..." >&2; exit 2 ;;
+*) echo "usage: launch.sh oshrun|singleton|mpirun|srun|hydra|fault|options|io|exec|order|env ..." >&2; exit 2 ;;
 esac

@@ -77,7 +77,10 @@ int shmt_ofi_ep_open(shmt_ep_t **out)
 
     if (!e)
         return SHMI_ENOMEM;
+    /* Contexts may be created by several threads at once. */
+    pthread_mutex_lock(&shmt_ofi.eps_lock);
     e->id = shmt_ofi.next_ep_id++;
+    pthread_mutex_unlock(&shmt_ofi.eps_lock);
     ret = shmt_ofi_ep_resources(e);
     if (ret == 0)
         ret = shmt_ofi_ep_bind_enable(e);
@@ -110,6 +113,8 @@ void shmt_ofi_ep_close(shmt_ep_t *e)
     pthread_mutex_unlock(&shmt_ofi.eps_lock);
     if (e->amo_mr.mr)
         fi_close(&e->amo_mr.mr->fid);
+    if (e->bounce_mr.mr)
+        fi_close(&e->bounce_mr.mr->fid);
     if (shmt_ofi.mr_mode & FI_MR_ENDPOINT)
         shmt_ofi_mr_release(e->mr);
     if (e->ep)
@@ -121,6 +126,7 @@ void shmt_ofi_ep_close(shmt_ep_t *e)
     if (e->cq)
         fi_close(&e->cq->fid);
     free(e->amo_slots);
+    free(e->bounce);
     free(e);
 }
 

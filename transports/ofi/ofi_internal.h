@@ -52,6 +52,11 @@
  * operand may live on its stack, so it is copied here until quiet. */
 #define SHMT_OFI_AMO_SLOTS 64
 
+/* Bytes of registered copy space per endpoint for blocking puts a little
+ * over inject_size (SHMEM_OFI_BOUNCE): they return at once and complete at
+ * quiet; the space is free again whenever every write has completed. */
+#define SHMT_OFI_BOUNCE_AREA ((size_t)64 * 1024)
+
 /* The libfabric functions Weft calls that are not inline (ofi_dl.c): the
  * library is dlopen'ed on first use, so these are reached through here. */
 typedef struct shmt_ofi_lib {
@@ -98,6 +103,10 @@ struct shmt_ep {
     shmt_ofi_amo_slot_t *amo_slots; /* SHMT_OFI_AMO_SLOTS, lazily */
     shmt_ofi_mr_t amo_mr;            /* amo_slots' registration (FI_MR_LOCAL) */
     unsigned amo_next;               /* next free slot since last quiet */
+    char *bounce;                    /* SHMT_OFI_BOUNCE_AREA, lazily */
+    shmt_ofi_mr_t bounce_mr;         /* its registration */
+    size_t bounce_used;              /* bytes handed out since all writes
+                                        last completed */
     struct shmt_ep *next;            /* list of every endpoint */
 };
 
@@ -111,6 +120,9 @@ typedef struct shmt_ofi {
     int thread_safe;       /* the provider granted FI_THREAD_SAFE */
     int amo_as_fetch;      /* quirk: post non-fetching atomics as fetching
                               ones (see ofi_amo.c) */
+    int ordered;           /* writes and atomics from one endpoint to one
+                              peer are applied in issue order, data
+                              included (msg_order WAW/RAW, any size) */
 
     struct fid_fabric *fabric;
     struct fid_domain *domain;

@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "core/backoff.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* Polls before yielding, yields before sleeping; longest sleep in ns. */
@@ -31,7 +32,10 @@ void shmt_ofi_backoff(shmt_ofi_backoff_t *b)
 
     if (n < SHMT_OFI_SPIN_POLLS)
         return;
-    if (n < SHMT_OFI_YIELD_POLLS) {
+    /* Sleeping only pays when the node is oversubscribed (the core's
+     * policy, SHMEM_WAIT_SLEEP): otherwise it delays the progress this
+     * process owes its peers while it waits. */
+    if (n < SHMT_OFI_YIELD_POLLS || !shmi_backoff_may_sleep) {
         sched_yield();
         return;
     }
@@ -154,7 +158,11 @@ static int shmt_ofi_wait_cntr(shmt_ep_t *ep, struct fid_cntr *cntr,
 
 int shmt_ofi_wait_writes(shmt_ep_t *ep)
 {
-    return shmt_ofi_wait_cntr(ep, ep->wcntr, &ep->w_issued);
+    int ret = shmt_ofi_wait_cntr(ep, ep->wcntr, &ep->w_issued);
+
+    if (ret == 0) /* every write has left the bounce space */
+        ep->bounce_used = 0;
+    return ret;
 }
 
 int shmt_ofi_wait_reads(shmt_ep_t *ep)

@@ -148,6 +148,26 @@ static void shmt_ofi_prefer_loopback(void)
     setenv("FI_SOCKETS_IFACE", "lo", 0);
 }
 
+/*
+ * Whether a write and a later write or atomic to the same peer are applied
+ * in that order, the data of the first placed before the second is (message
+ * and data ordering for every size Weft posts). Then put-with-signal and
+ * fence need not wait for the data's delivery: the signal or the later
+ * operation cannot overtake it. shm gives no data ordering (its
+ * max_order_waw_size is 0); tcp;ofi_rxm and sockets apply each
+ * connection's operations in turn. SHMEM_OFI_ORDERED=0 turns this off.
+ */
+static int shmt_ofi_is_ordered(const struct fi_info *info)
+{
+    const uint64_t need = FI_ORDER_WAW | FI_ORDER_RAW | FI_ORDER_RMA_WAW |
+                          FI_ORDER_ATOMIC_WAW | FI_ORDER_ATOMIC_RAW;
+
+    if (!shmi_env.OFI_ORDERED || (info->tx_attr->msg_order & need) != need)
+        return 0;
+    return info->ep_attr->max_order_waw_size >= shmt_ofi.max_msg &&
+           info->ep_attr->max_order_raw_size >= shmt_ofi.max_msg;
+}
+
 static void shmt_ofi_take(struct fi_info *chosen)
 {
     struct fi_info *info = shmt_ofi_lib.dupinfo(chosen);
@@ -171,6 +191,7 @@ static void shmt_ofi_take(struct fi_info *chosen)
      * operands (seen with plain libfabric calls: one such fi_atomicmsg,
      * then several fi_fetch_atomicmsg in flight on one endpoint). */
     shmt_ofi.amo_as_fetch = strcmp(shmt_ofi.prov, "shm") == 0;
+    shmt_ofi.ordered = shmt_ofi_is_ordered(info);
 }
 
 static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)
@@ -240,10 +261,11 @@ int shmt_ofi_provider_choose(void)
         return SHMI_ENOMEM;
     SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
              "provider %s, domain %s, mr_mode 0x%llx, max_msg %zu, inject %zu, "
-             "%s",
+             "%s, %s",
              shmt_ofi.prov, shmt_ofi.info->domain_attr->name,
              (unsigned long long)shmt_ofi.mr_mode, shmt_ofi.max_msg,
              shmt_ofi.inject_size,
-             shmt_ofi.thread_safe ? "thread-safe" : "thread-safe NOT granted");
+             shmt_ofi.thread_safe ? "thread-safe" : "thread-safe NOT granted",
+             shmt_ofi.ordered ? "ordered writes" : "unordered writes");
     return 0;
 }

@@ -7,12 +7,21 @@
  * source is copied before the call returns, which makes a small blocking put
  * locally complete at once. Longer transfers are split at max_msg_size.
  *
+ * A blocking put longer than inject_size but at most SHMEM_OFI_BOUNCE bytes
+ * is copied into the endpoint's registered bounce space and returns at
+ * once, like an injected one; quiet (or any wait for every write) completes
+ * it and frees the space.
+ *
  * With FI_MR_LOCAL, a local buffer outside the registered segments is
  * registered for the duration of the operation, which is then waited for
  * even when non-blocking (the registration must outlive it).
  */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/env.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* One posted RMA operation (a chunk). */
@@ -112,15 +121,54 @@ static int shmt_ofi_rma_desc(shmt_ep_t *ep, const void *buf, size_t len,
     return 0;
 }
 
+/* Copy space for a blocking put of len bytes, or NULL (then the put waits
+ * for its delivery as before). */
+static char *shmt_ofi_bounce(shmt_ep_t *ep, size_t len)
+{
+    size_t lim = shmi_env.OFI_BOUNCE;
+
+    if (lim > SHMT_OFI_BOUNCE_AREA)
+        lim = SHMT_OFI_BOUNCE_AREA;
+    if (len > lim || len > shmt_ofi.max_msg)
+        return NULL;
+    if (!ep->bounce) {
+        ep->bounce = malloc(SHMT_OFI_BOUNCE_AREA);
+        if (!ep->bounce || shmt_ofi_mr_one(ep, ep->bounce,
+                                           SHMT_OFI_BOUNCE_AREA,
+                                           &ep->bounce_mr)) {
+            free(ep->bounce);
+            ep->bounce = NULL;
+            ep->bounce_mr.mr = NULL;
+            return NULL;
+        }
+        ep->bounce_used = 0;
+    }
+    /* Full: the writes that use it complete first (wait_writes frees it). */
+    if (ep->bounce_used + len > SHMT_OFI_BOUNCE_AREA &&
+        shmt_ofi_wait_writes(ep))
+        return NULL;
+    if (ep->bounce_used + len > SHMT_OFI_BOUNCE_AREA)
+        return NULL;
+    ep->bounce_used += (len + 63) & ~(size_t)63;
+    return ep->bounce + ep->bounce_used - ((len + 63) & ~(size_t)63);
+}
+
 int shmt_ofi_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                  const void *src, size_t len, int nbi)
 {
     shmt_ofi_mr_t tmp;
     void *desc = NULL;
+    char *copy;
     int ret;
 
     if (len == 0)
         return 0;
+    if (!nbi && len > shmt_ofi.inject_size &&
+        (copy = shmt_ofi_bounce(ep, len)) != NULL) {
+        memcpy(copy, src, len);
+        return shmt_ofi_rma_chunks(ep, 1, pe, seg, off, copy, len,
+                                   ep->bounce_mr.desc);
+    }
     /* An injected write needs no descriptor and is locally complete. */
     if (len > shmt_ofi.inject_size) {
         ret = shmt_ofi_rma_desc(ep, src, len, &desc, &tmp);

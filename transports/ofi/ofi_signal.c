@@ -6,6 +6,8 @@
  * waits until the earlier puts and atomics are delivered, which orders them
  * before anything issued afterwards. Put-with-signal does the same between
  * the data and the signal, so the target can never see the signal first.
+ * Neither waits when the provider applies writes and atomics to a peer in
+ * issue order, data included (shmt_ofi.ordered: tcp;ofi_rxm, sockets).
  */
 #include "config.h"
 
@@ -19,15 +21,16 @@ int shmt_ofi_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     shmi_amo_op_t op;
     int ret;
 
-    (void)nbi; /* the data is delivered before the signal either way */
     if (sig_op == SHMEM_SIGNAL_SET)
         op = SHMI_AMO_SET;
     else if (sig_op == SHMEM_SIGNAL_ADD)
         op = SHMI_AMO_ADD;
     else
         return SHMI_EINVAL;
-    ret = shmt_ofi_put(ep, pe, seg, off, src, len, 1);
-    if (ret == 0)
+    /* Ordered: a blocking put returns locally complete and the signal
+     * cannot overtake it. Otherwise the data is delivered first. */
+    ret = shmt_ofi_put(ep, pe, seg, off, src, len, shmt_ofi.ordered ? nbi : 1);
+    if (ret == 0 && !shmt_ofi.ordered)
         ret = shmt_ofi_wait_writes(ep);
     if (ret == 0)
         ret = shmt_ofi_amo(ep, pe, sig_seg, sig_off, op, SHMI_DT_UINT64,
@@ -37,7 +40,11 @@ int shmt_ofi_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
 
 int shmt_ofi_fence(shmt_ep_t *ep)
 {
-    int ret = shmt_ofi_wait_writes(ep);
+    int ret;
+
+    if (shmt_ofi.ordered)
+        return 0; /* the provider applies them in issue order */
+    ret = shmt_ofi_wait_writes(ep);
 
     /* Non-fetching atomics posted as fetching ones count as reads. */
     if (ret == 0 && shmt_ofi.amo_as_fetch)

@@ -20,7 +20,8 @@ check_PROGRAMS += \
 	tests/coll/coll_teams \
 	tests/coll/coll_data \
 	tests/coll/coll_reduce \
-	tests/coll/coll_lock
+	tests/coll/coll_lock \
+	tests/coll/coll_reduce_large
 tests_coll_coll_barrier_SOURCES = tests/coll/coll_barrier.c tests/coll/coll_test.h
 tests_coll_coll_barrier_LDADD = libweft.la
 tests_coll_coll_teams_SOURCES = tests/coll/coll_teams.c tests/coll/coll_test.h
@@ -31,6 +32,8 @@ tests_coll_coll_reduce_SOURCES = tests/coll/coll_reduce.c tests/coll/coll_test.h
 tests_coll_coll_reduce_LDADD = libweft.la
 tests_coll_coll_lock_SOURCES = tests/coll/coll_lock.c tests/coll/coll_test.h
 tests_coll_coll_lock_LDADD = libweft.la
+tests_coll_coll_reduce_large_SOURCES = tests/coll/coll_reduce_large.c tests/coll/coll_test.h
+tests_coll_coll_reduce_large_LDADD = libweft.la
 EXTRA_DIST += tests/coll/coll.cases
 # Collective benchmarks (bench/coll/): Weft and its MPI twin, compared by
 # bench/coll/compare_coll.

@@ -10,7 +10,8 @@
  * PE i and gets the result back at the end (2 extra steps for those).
  * Nothing is written to the user's dest by other PEs, so dest and src need
  * not be symmetric here (the team creation code relies on this). Large
- * symmetric arrays go to the sliced algorithm (reduce_slices.c); a team
+ * arrays go to the sliced algorithm (reduce_slices.c), through a symmetric
+ * copy when they are not symmetric themselves; a team
  * that spans several nodes reduces inside each node first (two-level).
  *
  * Scan: Hillis-Steele over the team order, ceil(log2 n) rounds: in round k
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "core/coll/coll.h"
+#include "core/heap/heap.h"
 #include "core/segment.h"
 
 typedef struct shmi_reduce_step {
@@ -148,8 +150,10 @@ static void shmi_reduce_chunk(struct shmem_impl_team *t, unsigned char *acc,
         shmi_reduce_doubling(&st, NULL, t->n_pes, t->my_pe, 0, &a);
 }
 
-/* The sliced algorithm needs symmetric arrays (internal callers pass
- * private ones, always below the threshold) and pays two syncs. */
+/* The sliced algorithm pays two syncs: 0 when not chosen, 1 on the
+ * user's arrays (both symmetric), 2 through a symmetric copy (internal
+ * callers pass private arrays, always below the threshold; a program that
+ * passes large private ones is not conforming, but gets the same speed). */
 static int shmi_reduce_use_slices(void *dest, const void *src, size_t nbytes)
 {
     size_t off;
@@ -160,8 +164,28 @@ static int shmi_reduce_use_slices(void *dest, const void *src, size_t nbytes)
         return 0;
     if (a == SHMI_ALG_AUTO && nbytes < shmi_coll_algo.large)
         return 0;
-    return shmi_seg_lookup(dest, nbytes, &off) >= 0 &&
-           shmi_seg_lookup(src, nbytes, &off) >= 0;
+    if (shmi_seg_lookup(dest, nbytes, &off) >= 0 &&
+        shmi_seg_lookup(src, nbytes, &off) >= 0)
+        return 1;
+    return 2;
+}
+
+/* Slices through a symmetric copy of src; 0, or -1 when the heap has no
+ * room (alike on every PE: the same sequence of allocations everywhere). */
+static int shmi_reduce_slices_copy(struct shmem_impl_team *t, void *dest,
+                                   const void *src, size_t nelems,
+                                   shmi_dtype_t dt, shmi_op_t op)
+{
+    size_t nbytes = nelems * shmi_dtype_size(dt);
+    void *tmp = shmi_heap_alloc(nbytes, 64);
+
+    if (tmp == NULL)
+        return -1;
+    memcpy(tmp, src, nbytes);
+    shmi_coll_reduce_slices(t, tmp, tmp, nelems, dt, op);
+    memcpy(dest, tmp, nbytes);
+    shmi_heap_free("shmem_reduce", tmp);
+    return 0;
 }
 
 void shmi_coll_reduce(struct shmem_impl_team *t, void *dest, const void *src,
@@ -176,9 +200,15 @@ void shmi_coll_reduce(struct shmem_impl_team *t, void *dest, const void *src,
             memmove(dest, src, nelems * esz);
         return;
     }
-    if (shmi_reduce_use_slices(dest, src, nelems * esz)) {
+    switch (shmi_reduce_use_slices(dest, src, nelems * esz)) {
+    case 1:
         shmi_coll_reduce_slices(t, dest, src, nelems, dt, op);
         return;
+    case 2:
+        if (shmi_reduce_slices_copy(t, dest, src, nelems, dt, op) == 0)
+            return;
+        break;
+    default: break;
     }
     for (size_t at = 0; at < nelems; at += per) {
         size_t cnt = nelems - at < per ? nelems - at : per;

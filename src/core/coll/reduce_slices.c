@@ -20,57 +20,81 @@
 #include "core/coll/coll.h"
 #include "core/error.h"
 
-/* Bytes read per get (bounded so the scratch stays in cache). */
+/* Bytes of scratch for one chunk's gets from all peers (bounded so that it
+ * stays in cache), and the most read from one peer at a time. */
+#define SHMI_SLICE_SCRATCH ((size_t)512 * 1024)
 #define SHMI_SLICE_CHUNK ((size_t)64 * 1024)
 
-static void shmi_slice_chunk(struct shmem_impl_team *t, char *dest,
-                             const char *src, size_t lo, size_t cnt,
-                             shmi_dtype_t dt, shmi_op_t op, char *acc,
-                             char *tmp)
+typedef struct shmi_slice {
+    struct shmem_impl_team *t;
+    char *dest;
+    const char *src;
+    shmi_dtype_t dt;
+    shmi_op_t op;
+    char *acc; /* chunk bytes: the reduced chunk */
+    char *tmp; /* (n-1) chunks: what the peers hold */
+} shmi_slice_t;
+
+/*
+ * One chunk of this PE's slice: every peer's part is fetched at once
+ * (non-blocking gets, one wait), reduced, then written to every peer with
+ * non-blocking puts. Their completion is waited for by the next chunk's
+ * wait (a quiet covers both), so the puts of chunk j overlap the gets of
+ * chunk j+1; acc alternates between two halves for that reason.
+ */
+static void shmi_slice_chunk(const shmi_slice_t *c, char *acc, size_t lo,
+                             size_t cnt, size_t stride)
 {
-    size_t esz = shmi_dtype_size(dt), bytes = cnt * esz, at = lo * esz;
-    int n = t->n_pes, me = t->my_pe;
+    size_t esz = shmi_dtype_size(c->dt), bytes = cnt * esz, at = lo * esz;
+    int n = c->t->n_pes, me = c->t->my_pe;
 
-    memcpy(acc, src + at, bytes);
-    for (int i = 1; i < n; i++) {
-        int p = (me + i) % n;
-
-        shmi_get("shmem_reduce", SHMEM_CTX_DEFAULT, tmp, src + at, bytes,
-                 shmi_team_world_pe(t, p));
-        shmi_reduce_apply(op, dt, acc, tmp, cnt);
-    }
-    for (int i = 1; i < n; i++) {
-        int p = (me + i) % n;
-
-        shmi_put_nbi("shmem_reduce", SHMEM_CTX_DEFAULT, dest + at, acc, bytes,
-                     shmi_team_world_pe(t, p));
-    }
-    /* acc is reused for the next chunk: the puts must have left it. */
+    for (int i = 1; i < n; i++)
+        shmi_get_nbi("shmem_reduce", SHMEM_CTX_DEFAULT,
+                     c->tmp + (size_t)(i - 1) * stride, c->src + at, bytes,
+                     shmi_team_world_pe(c->t, (me + i) % n));
+    memcpy(acc, c->src + at, bytes);
     shmi_coll_quiet();
-    memcpy(dest + at, acc, bytes);
+    for (int i = 1; i < n; i++)
+        shmi_reduce_apply(c->op, c->dt, acc, c->tmp + (size_t)(i - 1) * stride,
+                          cnt);
+    for (int i = 1; i < n; i++)
+        shmi_put_nbi("shmem_reduce", SHMEM_CTX_DEFAULT, c->dest + at, acc,
+                     bytes, shmi_team_world_pe(c->t, (me + i) % n));
+    memcpy(c->dest + at, acc, bytes);
 }
 
 void shmi_coll_reduce_slices(struct shmem_impl_team *t, void *dest,
                              const void *src, size_t nelems, shmi_dtype_t dt,
                              shmi_op_t op)
 {
-    size_t esz = shmi_dtype_size(dt);
-    size_t per = SHMI_SLICE_CHUNK / esz;
-    size_t base = nelems / (size_t)t->n_pes, extra = nelems % (size_t)t->n_pes;
-    size_t me = (size_t)t->my_pe;
+    size_t esz = shmi_dtype_size(dt), npeers = (size_t)t->n_pes - 1;
+    size_t stride = SHMI_SLICE_SCRATCH / npeers;
+    size_t per, base = nelems / (size_t)t->n_pes;
+    size_t extra = nelems % (size_t)t->n_pes, me = (size_t)t->my_pe;
     size_t lo = me * base + (me < extra ? me : extra);
     size_t len = base + (me < extra ? 1 : 0);
-    char *acc = malloc(2 * SHMI_SLICE_CHUNK);
+    shmi_slice_t c = {t, dest, src, dt, op, NULL, NULL};
+    int half = 0;
 
-    if (acc == NULL)
+    if (stride > SHMI_SLICE_CHUNK)
+        stride = SHMI_SLICE_CHUNK;
+    stride = stride / 64 * 64;
+    if (stride < 64)
+        stride = 64; /* 64 bytes hold a whole element of every type */
+    per = stride / esz;
+    c.acc = malloc(2 * stride + npeers * stride);
+    if (c.acc == NULL)
         SHMI_FATAL("out of memory for a reduction buffer");
+    c.tmp = c.acc + 2 * stride;
     shmi_coll_barrier(t);
-    for (size_t at = 0; at < len; at += per) {
+    for (size_t at = 0; at < len; at += per, half ^= 1) {
         size_t cnt = len - at < per ? len - at : per;
 
-        shmi_slice_chunk(t, dest, src, lo + at, cnt, dt, op, acc,
-                         acc + SHMI_SLICE_CHUNK);
+        shmi_slice_chunk(&c, c.acc + (size_t)half * stride, lo + at, cnt,
+                         stride);
     }
+    /* The last puts must have left acc, and reached every dest. */
+    shmi_coll_quiet();
     shmi_coll_barrier(t);
-    free(acc);
+    free(c.acc);
 }

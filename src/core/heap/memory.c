@@ -29,18 +29,12 @@
 #include "core/error.h"
 #include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
+#include "core/init.h"
 #include "core/segment.h"
 #include "core/state.h"
 #include "core/team/team.h"
 #include "shmem.h"
 #include "shmemx.h"
-
-static void require_init(const char *routine)
-{
-    if (!shmi_state.initialized)
-        SHMI_FATAL("%s called before shmem_init or after shmem_finalize",
-                   routine);
-}
 
 /* ---- SHMEM_DEBUG: same arguments on every PE ----------------------------- */
 
@@ -102,7 +96,7 @@ static void *collective_alloc(const char *routine, size_t size, size_t align)
 {
     void *p = NULL;
 
-    require_init(routine);
+    shmi_require_init(routine);
     debug_check(routine, size, align);
     if (size > 0)
         p = shmi_heap_alloc(size, align);
@@ -147,7 +141,7 @@ static void *device_alloc(const char *routine, size_t size)
 {
     void *p = NULL;
 
-    require_init(routine);
+    shmi_require_init(routine);
     debug_check(routine, size, SHMEMX_MALLOC_DEVICE);
     if (size > 0 && !shmi_device_backend())
         SHMI_LOG(SHMI_LOG_DEBUG, "heap",
@@ -175,7 +169,7 @@ void *shmi_malloc_with_hints(size_t size, long hints)
 
 void shmi_free(void *ptr)
 {
-    require_init("shmem_free");
+    shmi_require_init("shmem_free");
     debug_check("shmem_free", sym_key(ptr), 0);
     shmi_barrier_all();
     if (is_device_ptr(ptr))
@@ -229,7 +223,7 @@ void *shmi_realloc(void *ptr, size_t size)
         shmi_free(ptr);
         return NULL;
     }
-    require_init("shmem_realloc");
+    shmi_require_init("shmem_realloc");
     debug_check("shmem_realloc", sym_key(ptr), size);
     /* Entry barrier: other PEs may still be using the old block. */
     shmi_barrier_all();
