@@ -2,8 +2,9 @@
 # Builds Weft in this source tree and runs its main job: the first command
 # of README.md (after the Debian packages are installed) calls this script.
 #
-# The main job today is shmem_info (what Weft finds on this machine); it is
-# the one line at the end of this file.
+# The main job is the comparison of the bundled Parallel Research Kernels on
+# Weft and on MPI (MPICH), 2 PEs/ranks on this machine: prk/compare prints
+# the table and writes prk-results/results.csv and results.png.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -17,5 +18,8 @@ autoreconf -fi
 ./configure
 make -j2
 
+# What Weft finds here (version, providers, topology), in brief.
+tools/shmem_info | sed -n '1,/^Environment/p' | head -n 40
+
 # The main job.
-tools/shmem_info
+prk/compare -n 2

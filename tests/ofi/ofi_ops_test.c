@@ -90,6 +90,52 @@ static void test_put(void)
     printf("[pe %d] put: ok\n", t_me);
 }
 
+/* Blocking puts a little over inject_size go through the endpoint's bounce
+ * space: the source is reused at once, more of them than the space holds
+ * are in flight before the quiet, and a blocking put-with-signal of such a
+ * size still shows its data before its signal. */
+static void test_put_bounce(void)
+{
+    static const size_t lens[] = {100, 1000, 4096};
+    unsigned char src[4096];
+    unsigned char *want = malloc(T_BIG);
+    size_t at = 0;
+
+    T_CHECK(want, "malloc");
+    for (unsigned k = 0; at + 4096 <= (size_t)3 << 20; k++) {
+        size_t len = lens[k % 3];
+
+        t_fill(src, len, t_me, k);
+        T_OK(t_ops->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_BIG + at, src,
+                        len, 0));
+        t_fill(want + at, len, t_left(), k);
+        memset(src, 0xEE, len);
+        at += len;
+    }
+    T_OK(t_ops->quiet(t_ep, -1));
+    t_barrier();
+    T_CHECK(memcmp((unsigned char *)t_heap + T_OFF_BIG, want, at) == 0,
+            "bounced puts: data differs");
+    t_barrier();
+    for (unsigned r = 1; r <= 20; r++) {
+        t_fill(src, 1000, t_me, 90 + r);
+        T_OK(t_ops->put_signal(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL,
+                               src, 1000, SHMI_SEG_HEAP, T_OFF_SIG, 1,
+                               SHMEM_SIGNAL_ADD, 0));
+        memset(src, 0xEE, 1000);
+        t_wait_ge(T_OFF_SIG, r);
+        t_verify((unsigned char *)t_heap + T_OFF_SMALL, 1000, t_left(),
+                 90 + r, "bounced put_signal data");
+        t_barrier(); /* the next round overwrites what was just checked */
+    }
+    T_OK(t_ops->quiet(t_ep, -1));
+    __atomic_store_n((uint64_t *)((char *)t_heap + T_OFF_SIG), 0,
+                     __ATOMIC_SEQ_CST);
+    t_barrier();
+    free(want);
+    printf("[pe %d] put bounce: ok\n", t_me);
+}
+
 static void test_get(void)
 {
     unsigned char *dst = malloc(T_BIG);
@@ -502,6 +548,7 @@ int main(int argc, char **argv)
         return 0;
     }
     test_put();
+    test_put_bounce();
     test_get();
     test_amo();
     test_amo_nbi();

@@ -19,4 +19,5 @@ dist_noinst_SCRIPTS += scripts/sanitize-check.sh
 EXTRA_DIST += tests/stress/stress.cases tests/isolation/isolation.cases \
 	tests/badinput/badinput.cases tests/sanitize/lsan.supp \
 	tests/sanitize/ubsan.supp tests/sanitize/tsan.supp \
-	tests/sanitize/valgrind.supp docs/troubleshooting.md
+	tests/sanitize/valgrind.supp tests/sanitize/sanitize.cases \
+	docs/troubleshooting.md

@@ -17,6 +17,11 @@
  * puts and non-fetching atomics, rcntr gets and fetching atomics. Quiet waits
  * until each counter (successes + errors) reaches what was issued. The CQ
  * only carries errors. Remote counters are never used (ofi_rxm has none).
+ * Blocking puts up to inject_size are injected; up to SHMEM_OFI_BOUNCE bytes
+ * they are copied into the endpoint's registered bounce space; both return
+ * at once and complete at quiet. Providers that apply writes and atomics to
+ * a peer in issue order (shmt_ofi.ordered) spare put-with-signal and fence
+ * the wait for delivery.
  *
  * Threads: the domain is opened FI_THREAD_SAFE. The core serialises calls
  * per endpoint only; at SHMEM_THREAD_MULTIPLE contexts on different threads
@@ -93,6 +98,8 @@ struct shmt_ep {
     struct fid_cntr *rcntr; /* completed gets and fetching atomics */
     uint64_t w_issued;      /* operations issued that count on wcntr */
     uint64_t r_issued;      /* operations issued that count on rcntr */
+    uint64_t w_waited;      /* w_issued when a wait last found all done */
+    uint64_t r_waited;      /* r_issued likewise */
     uint64_t cq_errs;       /* error entries read from cq */
     uint64_t errs_reported; /* failures already turned into SHMI_EIO */
     int id;                 /* 0: the target endpoint whose name peers hold */

@@ -156,18 +156,32 @@ static int shmt_ofi_wait_cntr(shmt_ep_t *ep, struct fid_cntr *cntr,
     return SHMI_EIO;
 }
 
+/* Nothing issued since the last complete wait: no counter to read (quiet
+ * waits on both counters, and usually only one has work). */
 int shmt_ofi_wait_writes(shmt_ep_t *ep)
 {
-    int ret = shmt_ofi_wait_cntr(ep, ep->wcntr, &ep->w_issued);
+    int ret;
 
-    if (ret == 0) /* every write has left the bounce space */
+    if (ep->w_issued == ep->w_waited)
+        return 0;
+    ret = shmt_ofi_wait_cntr(ep, ep->wcntr, &ep->w_issued);
+    if (ret == 0) { /* every write has left the bounce space */
         ep->bounce_used = 0;
+        ep->w_waited = ep->w_issued;
+    }
     return ret;
 }
 
 int shmt_ofi_wait_reads(shmt_ep_t *ep)
 {
-    return shmt_ofi_wait_cntr(ep, ep->rcntr, &ep->r_issued);
+    int ret;
+
+    if (ep->r_issued == ep->r_waited)
+        return 0;
+    ret = shmt_ofi_wait_cntr(ep, ep->rcntr, &ep->r_issued);
+    if (ret == 0)
+        ep->r_waited = ep->r_issued;
+    return ret;
 }
 
 int shmt_ofi_post(shmt_ep_t *ep, const char *call, shmt_ofi_post_fn post,

@@ -153,9 +153,9 @@ static void shmt_ofi_prefer_loopback(void)
  * in that order, the data of the first placed before the second is (message
  * and data ordering for every size Weft posts). Then put-with-signal and
  * fence need not wait for the data's delivery: the signal or the later
- * operation cannot overtake it. shm gives no data ordering (its
- * max_order_waw_size is 0); tcp;ofi_rxm and sockets apply each
- * connection's operations in turn. SHMEM_OFI_ORDERED=0 turns this off.
+ * operation cannot overtake it. Of the providers here only sockets says so
+ * (shm: max_order_waw_size 0 for what Weft asks; tcp;ofi_rxm with atomics:
+ * no FI_ORDER_WAW). SHMEM_OFI_ORDERED=0 turns this off.
  */
 static int shmt_ofi_is_ordered(const struct fi_info *info)
 {

@@ -125,7 +125,7 @@ static int shmt_ofi_rma_desc(shmt_ep_t *ep, const void *buf, size_t len,
  * for its delivery as before). */
 static char *shmt_ofi_bounce(shmt_ep_t *ep, size_t len)
 {
-    size_t lim = shmi_env.OFI_BOUNCE;
+    size_t lim = shmi_env.OFI_BOUNCE, need = (len + 63) & ~(size_t)63;
 
     if (lim > SHMT_OFI_BOUNCE_AREA)
         lim = SHMT_OFI_BOUNCE_AREA;
@@ -144,13 +144,13 @@ static char *shmt_ofi_bounce(shmt_ep_t *ep, size_t len)
         ep->bounce_used = 0;
     }
     /* Full: the writes that use it complete first (wait_writes frees it). */
-    if (ep->bounce_used + len > SHMT_OFI_BOUNCE_AREA &&
+    if (ep->bounce_used + need > SHMT_OFI_BOUNCE_AREA &&
         shmt_ofi_wait_writes(ep))
         return NULL;
-    if (ep->bounce_used + len > SHMT_OFI_BOUNCE_AREA)
+    if (ep->bounce_used + need > SHMT_OFI_BOUNCE_AREA)
         return NULL;
-    ep->bounce_used += (len + 63) & ~(size_t)63;
-    return ep->bounce + ep->bounce_used - ((len + 63) & ~(size_t)63);
+    ep->bounce_used += need;
+    return ep->bounce + ep->bounce_used - need;
 }
 
 int shmt_ofi_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,

@@ -29,7 +29,9 @@
  *                  sizes that are not powers of two); two-level (tree in
  *                  each node, doubling among leaders) across nodes; for
  *                  large arrays a sliced reduce-scatter + allgather on the
- *                  user's arrays
+ *                  user's arrays (non-blocking gets from every peer, one
+ *                  wait, non-blocking puts; through a symmetric copy when
+ *                  the arrays are private)
  *   scan           sync + Hillis-Steele (log2 n rounds) per chunk
  *   fcollect, collect, alltoall(s)
  *                  every PE puts its blocks straight into every dest (n-1
