@@ -1,11 +1,12 @@
 #!/bin/bash
 # N simulated Slurm nodes on one Debian 12 machine (root), for the
-# multi-node checks, the launch tests and the benchmarks: each node is its
-# own network namespace with an IP on a private bridge, its own hostname and
-# its own /tmp. The namespaces carry a prefix (PFX) and the bridge its own
-# subnet (NET), so that several such clusters can run side by side; `stop`
-# also ends every process still inside the namespaces (job steps, stray PEs)
-# before deleting them.
+# multi-node checks and benchmarks. The same construction as
+# tests/launch/slurm-multi.sh (each node: its own network namespace with an
+# IP on a private bridge, its own hostname, its own /tmp), with two
+# differences: the namespaces carry a prefix (PFX) and the bridge its own
+# subnet (NET), so that this cluster and the launch tests' cluster can run
+# side by side; and `stop` also ends every process still inside the
+# namespaces (job steps, stray PEs) before deleting them.
 #
 # Usage: cluster.sh start|stop|run CMD...|on HOST CMD...
 # Env: D (work dir, outside /tmp), NODES (default 2), PFX (default mn),
