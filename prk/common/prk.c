@@ -89,6 +89,21 @@ double prk_avgtime(double local_elapsed, long iterations)
     return prk_comm_max_double(local_elapsed) / (double)iterations;
 }
 
+double prk_timed_sweeps(long iterations, void (*sweep)(void *ctx, long iter),
+                        void *ctx)
+{
+    double t0 = 0.0;
+
+    for (long iter = 0; iter <= iterations; iter++) {
+        if (iter == 1) {
+            prk_comm_barrier();
+            t0 = prk_wtime();
+        }
+        sweep(ctx, iter);
+    }
+    return prk_wtime() - t0;
+}
+
 void *prk_alloc(size_t count, size_t size)
 {
     size_t bytes;

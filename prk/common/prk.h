@@ -54,6 +54,15 @@ void prk_banner(const char *title);
  */
 double prk_avgtime(double local_elapsed, long iterations);
 
+/*
+ * The timing rule of every kernel: runs sweep(ctx, iter) for iter = 0 ..
+ * iterations (sweep 0 warms up), with a barrier and the start of the clock
+ * at the top of sweep 1. Returns this PE's elapsed seconds of the timed
+ * sweeps (for prk_avgtime).
+ */
+double prk_timed_sweeps(long iterations, void (*sweep)(void *ctx, long iter),
+                        void *ctx);
+
 /* Allocates count elements of size bytes (NULL on overflow or failure);
  * large arrays get 2 MiB alignment and transparent huge pages where the
  * system offers them. Both versions of every kernel allocate through it. */

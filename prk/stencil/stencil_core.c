@@ -236,6 +236,24 @@ void stencil_unpack_y(stencil_t *s, int side, const double *buf)
                (size_t)s->w * sizeof(double));
 }
 
+const double *stencil_halo_out(const stencil_t *s, int side,
+                               double *const xbuf[2], size_t *count)
+{
+    if (side < STENCIL_DOWN) {
+        *count = stencil_pack_x(s, side, xbuf[side]);
+        return xbuf[side];
+    }
+    return stencil_span_y(s, side, count);
+}
+
+void stencil_unpack(stencil_t *s, int side, const double *buf)
+{
+    if (side < STENCIL_DOWN)
+        stencil_unpack_x(s, side, buf);
+    else
+        stencil_unpack_y(s, side, buf);
+}
+
 int stencil_finish(const stencil_t *s, double local_elapsed)
 {
     double avgtime = prk_avgtime(local_elapsed, s->iterations);

@@ -78,6 +78,15 @@ void stencil_unpack_x(stencil_t *s, int side, const double *buf);
 const double *stencil_span_y(const stencil_t *s, int side, size_t *count);
 void stencil_unpack_y(stencil_t *s, int side, const double *buf);
 
+/* The halo sent towards `side`: packed into xbuf[side] along x (one
+ * buffer per x side), the span of IN along y; *count elements from the
+ * returned address. */
+const double *stencil_halo_out(const stencil_t *s, int side,
+                               double *const xbuf[2], size_t *count);
+
+/* Writes a received halo into the ghost at `side` (x or y). */
+void stencil_unpack(stencil_t *s, int side, const double *buf);
+
 /* Validates (collectively), prints the result lines on PE 0 and returns the
  * exit status: 0 if the solution validates, 1 otherwise. */
 int stencil_finish(const stencil_t *s, double local_elapsed);

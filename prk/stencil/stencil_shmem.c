@@ -20,6 +20,7 @@ typedef struct stencil_shmem_bufs {
     size_t slot;
     uint64_t *arrived; /* symmetric: arrival counter per parity */
     double *xsend[2];  /* private: packed x halos, LEFT and RIGHT */
+    stencil_t *s;      /* the kernel these buffers serve */
 } stencil_shmem_bufs_t;
 
 static double *stencil_shmem_slot(const stencil_shmem_bufs_t *b, int side,
@@ -59,12 +60,7 @@ static void stencil_shmem_exchange(stencil_t *s, stencil_shmem_bufs_t *b,
     for (int side = 0; side < STENCIL_NSIDES; side++) {
         if (s->nbr[side] < 0)
             continue;
-        if (side < STENCIL_DOWN) {
-            count = stencil_pack_x(s, side, b->xsend[side]);
-            src = b->xsend[side];
-        } else {
-            src = stencil_span_y(s, side, &count);
-        }
+        src = stencil_halo_out(s, side, b->xsend, &count);
         shmem_double_put_signal(stencil_shmem_slot(b, side ^ 1, parity), src,
                                 count, arrived, 1, SHMEM_SIGNAL_ADD,
                                 s->nbr[side]);
@@ -74,32 +70,23 @@ static void stencil_shmem_exchange(stencil_t *s, stencil_shmem_bufs_t *b,
     for (int side = 0; side < STENCIL_NSIDES; side++) {
         if (s->nbr[side] < 0)
             continue;
-        if (side < STENCIL_DOWN)
-            stencil_unpack_x(s, side, stencil_shmem_slot(b, side, parity));
-        else
-            stencil_unpack_y(s, side, stencil_shmem_slot(b, side, parity));
+        stencil_unpack(s, side, stencil_shmem_slot(b, side, parity));
     }
 }
 
-static double stencil_shmem_run(stencil_t *s, stencil_shmem_bufs_t *b)
+/* One sweep: halo exchange, then the computation. */
+static void stencil_shmem_sweep(void *ctx, long iter)
 {
-    double t0 = 0.0;
+    stencil_shmem_bufs_t *b = ctx;
 
-    for (long iter = 0; iter <= s->iterations; iter++) {
-        if (iter == 1) {
-            prk_comm_barrier();
-            t0 = prk_wtime();
-        }
-        stencil_shmem_exchange(s, b, iter);
-        stencil_compute(s);
-    }
-    return prk_wtime() - t0;
+    stencil_shmem_exchange(b->s, b, iter);
+    stencil_compute(b->s);
 }
 
 int main(int argc, char **argv)
 {
     stencil_t s;
-    stencil_shmem_bufs_t b = {0};
+    stencil_shmem_bufs_t b = {.s = &s};
     char msg[PRK_MSG_MAX] = "";
     int status = 1, err;
 
@@ -119,7 +106,7 @@ int main(int argc, char **argv)
     if (prk_agree_error(err, msg))
         goto out_free;
     stencil_print_params(&s);
-    status = stencil_finish(&s, stencil_shmem_run(&s, &b));
+    status = stencil_finish(&s, prk_timed_sweeps(s.iterations, stencil_shmem_sweep, &b));
 out_free:
     stencil_shmem_free(&b);
     stencil_free_fields(&s);
