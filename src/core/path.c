@@ -336,7 +336,10 @@ static int shmi_path_survey(void)
         int mapped = 0, unmapped = 0;
 
         for (int s = 0; s < SHMI_SEG_COUNT; s++) {
-            if (shmi_state.seg[s].size == 0)
+            /* Device heaps are never load/store targets: src/gpu routes
+             * them (IPC, FI_HMEM or the owner's service), so they neither
+             * make a PE "mixed" nor lack a path here. */
+            if (shmi_state.seg[s].size == 0 || s == SHMI_SEG_DEVICE)
                 continue;
             if (shmi_seg_peer_ptr(pe, s, 0)) {
                 mapped = 1;

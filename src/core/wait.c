@@ -4,7 +4,9 @@
  * backoff.h.
  *
  * Waited-on words are read with acquire loads, so that data put before a
- * flag (put; fence; put flag) is visible once the flag is.
+ * flag (put; fence; put flag) is visible once the flag is. Words in this
+ * PE's device heap are never dereferenced: each poll reads them through the
+ * device back end (docs/gpu.md), with the same back-off.
  */
 #include "config.h"
 
@@ -19,6 +21,8 @@
 #include "core/backoff.h"
 #include "core/dataplane.h"
 #include "core/env.h"
+#include "core/heap/device_heap.h"
+#include "gpu/device_path.h"
 
 unsigned long shmi_backoff_spin = 2000;
 int shmi_backoff_may_sleep = 1;
@@ -169,6 +173,8 @@ static inline int shmi_cmp_apply(int cmp, shmi_wval_t a, shmi_wval_t b)
 
 /* One wait: what shmi_wait was asked. */
 typedef struct shmi_wreq {
+    const char *routine;
+    int dev; /* ivars are in this PE's device heap */
     shmi_dtype_t dt;
     size_t size;
     const volatile char *ivars;
@@ -184,10 +190,33 @@ static inline int shmi_wait_masked(const shmi_wreq_t *r, size_t i)
     return r->status && r->status[i];
 }
 
+/*
+ * A word of this PE's device heap, read by the back end: a fetching atomic
+ * where it has device atomics (the same word the node's PEs update with
+ * that atomic), else a copy, which moves an aligned word whole. The back
+ * end's call returns only once the value is in host memory, which orders
+ * the caller's later reads of the data after it.
+ */
+static shmi_wval_t shmi_wait_load_device(const shmi_wreq_t *r,
+                                         const volatile void *p)
+{
+    const shmi_gpu_ops_t *g = shmi_device_backend();
+    uint64_t raw = 0; /* the word's bytes at its start, in host order */
+    int ret = g->atomic((void *)p, SHMI_AMO_FETCH, r->dt, NULL, NULL, &raw);
+
+    if (ret == SHMI_ENOTSUP)
+        ret = g->copy(&raw, (const void *)p, r->size, SHMI_GPU_D2H);
+    if (ret != 0)
+        shmi_device_fail(r->routine, shmi_my_pe_fast(), ret);
+    return shmi_wait_load(r->dt, &raw, 0);
+}
+
 /* Tests element i; the acquire load makes data written before it visible. */
 static inline int shmi_wait_elem(const shmi_wreq_t *r, size_t i)
 {
-    shmi_wval_t a = shmi_wait_load(r->dt, r->ivars + i * r->size, 1);
+    const volatile char *p = r->ivars + i * r->size;
+    shmi_wval_t a = __builtin_expect(r->dev, 0) ? shmi_wait_load_device(r, p)
+                                                : shmi_wait_load(r->dt, p, 1);
     shmi_wval_t b = shmi_wait_load(r->dt, r->values + i * r->vstride, 0);
 
     return shmi_cmp_apply(r->cmp, a, b);
@@ -256,12 +285,27 @@ static size_t shmi_wait_some(const shmi_wreq_t *r, size_t *indices,
     }
 }
 
-static void shmi_wait_check(const char *routine, shmi_wait_kind_t kind,
-                            shmi_dtype_t dt, const volatile void *ivars,
-                            size_t nelems, int cmp, const void *values,
-                            const size_t *indices)
+/* The caller's own arrays must be host memory: only ivars may be in the
+ * device heap (a cheap range check; other device memory is not looked for
+ * on every test call). */
+static void shmi_wait_check_host(const char *routine, const void *values,
+                                 const int *status, const size_t *indices)
+{
+    if (shmi_device_heap_contains(values) ||
+        shmi_device_heap_contains(status) || shmi_device_heap_contains(indices))
+        SHMI_FATAL("%s: values, status and indices must be host memory, "
+                   "not the device symmetric heap (only ivars may be there)",
+                   routine);
+}
+
+/* Checks the arguments; returns 1 when ivars are in the device heap. */
+static int shmi_wait_check(const char *routine, shmi_wait_kind_t kind,
+                           shmi_dtype_t dt, const volatile void *ivars,
+                           size_t nelems, int cmp, const void *values,
+                           const int *status, const size_t *indices)
 {
     size_t size, off;
+    int seg;
 
     if ((unsigned)dt >= SHMI_DT_COUNT || shmi_dtype_size(dt) > 8 ||
         shmi_dtype_kind(dt) == SHMI_DK_FLOAT ||
@@ -272,7 +316,7 @@ static void shmi_wait_check(const char *routine, shmi_wait_kind_t kind,
                    "_NE, _GT, _GE, _LT or _LE)",
                    routine, cmp);
     if (nelems == 0)
-        return;
+        return 0;
     size = shmi_dtype_size(dt);
     if (ivars == NULL || values == NULL ||
         (kind == SHMI_WAIT_SOME && indices == NULL))
@@ -281,11 +325,15 @@ static void shmi_wait_check(const char *routine, shmi_wait_kind_t kind,
     if ((uintptr_t)ivars % size)
         SHMI_FATAL("%s: ivars %p is not aligned to %zu bytes", routine,
                    (const void *)ivars, size);
-    if (shmi_seg_lookup((const void *)ivars, nelems * size, &off) < 0)
+    seg = shmi_seg_lookup((const void *)ivars, nelems * size, &off);
+    if (seg < 0)
         SHMI_FATAL("%s: ivars %p (%zu elements of %zu bytes) is not in a "
                    "symmetric segment of PE %d",
                    routine, (const void *)ivars, nelems, size,
                    shmi_my_pe_fast());
+    if (__builtin_expect(shmi_device_active, 0))
+        shmi_wait_check_host(routine, values, status, indices);
+    return seg == SHMI_SEG_DEVICE;
 }
 
 size_t shmi_wait(const char *routine, shmi_wait_kind_t kind, shmi_dtype_t dt,
@@ -299,7 +347,9 @@ size_t shmi_wait(const char *routine, shmi_wait_kind_t kind, shmi_dtype_t dt,
         nelems = 1;
         status = NULL;
     }
-    shmi_wait_check(routine, kind, dt, ivars, nelems, cmp, values, indices);
+    r.routine = routine;
+    r.dev = shmi_wait_check(routine, kind, dt, ivars, nelems, cmp, values,
+                            status, indices);
     r.dt = dt;
     r.size = shmi_dtype_size(dt);
     r.ivars = (const volatile char *)ivars;
@@ -330,6 +380,10 @@ uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
         SHMI_FATAL("%s: invalid comparison operator %d (use SHMEM_CMP_EQ, "
                    "_NE, _GT, _GE, _LT or _LE)",
                    routine, cmp);
+    if (__builtin_expect(shmi_device_active, 0) &&
+        shmi_device_heap_contains((const void *)ivar))
+        return shmi_device_signal_wait(routine, (const uint64_t *)ivar, cmp,
+                                       value);
     shmi_backoff_init(&b);
     for (;;) {
         got = shmi_wait_load(SHMI_DT_UINT64, ivar, 1);

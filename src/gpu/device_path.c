@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <rdma/fi_domain.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,8 +24,15 @@
 #include "core/env.h"
 #include "core/heap/device_heap.h"
 #include "gpu/device_path.h"
+#include "gpu/device_proxy.h"
+#include "gpu/gpu_mock.h"
 
 int shmi_device_active;
+
+/* 1 when the fabric registered the own device heap at its own address, so
+ * that a local buffer in it may be handed to the fabric as it is (the
+ * mock's registration is a separate view: its buffers are staged). */
+static int fabric_local_direct;
 
 static struct {
     pthread_mutex_t lock;
@@ -67,6 +75,7 @@ static int stage_buffers(void)
 
 void shmi_device_path_release(void)
 {
+    shmi_device_service_stop(); /* normally stopped with the fabric */
     pthread_mutex_lock(&stage.lock);
     for (int i = 0; i < 2; i++) {
         if (stage.buf[i]) {
@@ -142,12 +151,38 @@ static int staged_get(const char *routine, shmem_ctx_t ctx, int pe, int seg,
     return ret;
 }
 
-/* The fabric reaches pe's device heap (FI_HMEM) and should be used. */
+/* The fabric reaches pe's device heap (FI_HMEM registration). */
 static int fabric_reaches_device(int pe)
 {
     const shmt_ops_t *f = shmi_state.fabric;
 
     return f && f->reachable(pe, SHMI_SEG_DEVICE);
+}
+
+int shmi_device_fabric_view(void **addr, size_t *size, shmi_gpu_hmem_t *hmem)
+{
+    const shmi_gpu_ops_t *g = shmi_device_backend();
+    char *base = shmi_state.seg[SHMI_SEG_DEVICE].base;
+
+    if (!g || !base)
+        return SHMI_ENODEV;
+    *size = shmi_state.seg[SHMI_SEG_DEVICE].size;
+    if (g == &shmi_gpu_mock_ops) {
+        /* The mock stands for a GPU a NIC reaches only when asked to. */
+        const char *dma = shmi_env.DEVICE_MOCK_DMA;
+
+        if (strcmp(dma, "host") != 0 && strcmp(dma, "cuda") != 0)
+            return SHMI_ENOTSUP;
+        *hmem = (shmi_gpu_hmem_t){
+            strcmp(dma, "cuda") == 0 ? FI_HMEM_CUDA : FI_HMEM_SYSTEM, 0};
+        return shmi_gpu_mock_dma_view(base, *size, addr);
+    }
+    *hmem = g->hmem();
+    if (hmem->iface == FI_HMEM_SYSTEM) /* device memory it cannot name */
+        return SHMI_ENOTSUP;
+    *addr = base;
+    fabric_local_direct = 1;
+    return 0;
 }
 
 /* Copy direction between a host or device buffer and device memory. */
@@ -161,22 +196,61 @@ static shmi_gpu_copy_t dir_from_device(const void *dst, size_t len)
     return shmi_device_touches(dst, len) ? SHMI_GPU_D2D : SHMI_GPU_D2H;
 }
 
+/* How a call reaches pe's device heap. */
+typedef enum dev_route {
+    ROUTE_IPC,     /* back-end copy or atomic on the mapping pd */
+    ROUTE_FABRIC,  /* the fabric, FI_HMEM registration */
+    ROUTE_SERVICE, /* pe's device service */
+    ROUTE_NONE
+} dev_route_t;
+
+/* The own heap and the IPC mappings of this node's PEs come first, where
+ * the local path reaches pe's host heap too (not with SHMEM_LOCAL=0, nor
+ * from or to a PE of SHMEM_LOCAL_OFF_PES: device heaps follow the host
+ * heap, now that the fabric reaches them) and without
+ * SHMEM_DEVICE_SERVICE=all; then the fabric where it reaches the heap,
+ * then the owner's service; an IPC mapping last. */
+static dev_route_t route(int pe, const char *pd)
+{
+    int all = shmi_device_svc_all();
+    int local = shmi_seg_peer_ptr(pe, SHMI_SEG_HEAP, 0) != NULL;
+
+    if (pd && (pe == shmi_my_pe_fast() || (local && !all)))
+        return ROUTE_IPC;
+    if (fabric_reaches_device(pe) && !all)
+        return ROUTE_FABRIC;
+    if (shmi_device_svc_up())
+        return ROUTE_SERVICE;
+    return pd ? ROUTE_IPC : ROUTE_NONE;
+}
+
+/* A local buffer the fabric cannot be handed: device memory outside the
+ * registered own heap, or any device memory when the registration is a
+ * separate view. */
+static int must_stage(const void *buf, size_t len)
+{
+    return shmi_device_touches(buf, len) &&
+           !(fabric_local_direct && shmi_device_heap_contains(buf));
+}
+
 static int put_to_device(const char *routine, shmem_ctx_t ctx, int pe,
                          size_t off, const void *src, size_t len, int nbi)
 {
     const shmi_gpu_ops_t *g = shmi_device_backend();
     char *pd = shmi_device_peer_ptr(pe, off);
 
-    if (pd && !(fabric_reaches_device(pe) && !shmi_env.LOCAL))
-        return g->copy(pd, src, len, dir_to_device(src, len));
-    if (!fabric_reaches_device(pe))
-        return SHMI_ENOTSUP;
-    /* Registered with FI_HMEM: the own device heap and host memory can be
-     * handed to the fabric; other device memory is staged. */
-    if (shmi_device_touches(src, len) && !shmi_device_heap_contains(src))
-        return staged_put(routine, ctx, pe, SHMI_SEG_DEVICE, off, src, len);
-    shmi_dp_fabric_put(routine, ctx, pe, SHMI_SEG_DEVICE, off, src, len, nbi);
-    return 0;
+    switch (route(pe, pd)) {
+    case ROUTE_IPC: return g->copy(pd, src, len, dir_to_device(src, len));
+    case ROUTE_FABRIC:
+        if (must_stage(src, len))
+            return staged_put(routine, ctx, pe, SHMI_SEG_DEVICE, off, src, len);
+        shmi_dp_fabric_put(routine, ctx, pe, SHMI_SEG_DEVICE, off, src, len,
+                           nbi);
+        return 0;
+    case ROUTE_SERVICE:
+        return shmi_device_svc_put(routine, ctx, pe, off, src, len);
+    default: return SHMI_ENOTSUP;
+    }
 }
 
 int shmi_device_put(const char *routine, shmem_ctx_t ctx, int pe, int seg,
@@ -211,14 +285,18 @@ static int get_from_device(const char *routine, shmem_ctx_t ctx, int pe,
     const shmi_gpu_ops_t *g = shmi_device_backend();
     char *pd = shmi_device_peer_ptr(pe, off);
 
-    if (pd && !(fabric_reaches_device(pe) && !shmi_env.LOCAL))
-        return g->copy(dst, pd, len, dir_from_device(dst, len));
-    if (!fabric_reaches_device(pe))
-        return SHMI_ENOTSUP;
-    if (shmi_device_touches(dst, len) && !shmi_device_heap_contains(dst))
-        return staged_get(routine, ctx, pe, SHMI_SEG_DEVICE, off, dst, len);
-    shmi_dp_fabric_get(routine, ctx, pe, SHMI_SEG_DEVICE, off, dst, len, nbi);
-    return 0;
+    switch (route(pe, pd)) {
+    case ROUTE_IPC: return g->copy(dst, pd, len, dir_from_device(dst, len));
+    case ROUTE_FABRIC:
+        if (must_stage(dst, len))
+            return staged_get(routine, ctx, pe, SHMI_SEG_DEVICE, off, dst, len);
+        shmi_dp_fabric_get(routine, ctx, pe, SHMI_SEG_DEVICE, off, dst, len,
+                           nbi);
+        return 0;
+    case ROUTE_SERVICE:
+        return shmi_device_svc_get(routine, ctx, pe, off, dst, len);
+    default: return SHMI_ENOTSUP;
+    }
 }
 
 int shmi_device_get(const char *routine, shmem_ctx_t ctx, int pe, int seg,
@@ -261,17 +339,35 @@ int shmi_device_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg,
     if (seg != SHMI_SEG_DEVICE)
         return SHMI_EINVAL;
     pd = shmi_device_peer_ptr(pe, off);
-    /* One engine per word (DESIGN.md decision 6): the back end's atomics
-     * for every PE of the node; the fabric only where nothing maps it. */
-    if (pd) {
+    /* One engine per word (DESIGN.md decision 6). NIC atomics on device
+     * memory serve every PE, this one included. */
+    if (!shmi_dp_cpu_atomics && fabric_reaches_device(pe) &&
+        !shmi_device_svc_all()) {
+        shmi_dp_fabric_amo(routine, ctx, pe, seg, off, op, dt, operand, compare,
+                           fetched, nbi);
+        return 0;
+    }
+    /* Without device atomics the owner's service lock is the engine: the
+     * owner's own atomics take it, everybody else's are its requests. */
+    if (shmi_device_svc_rmw())
+        return pe == shmi_my_pe_fast()
+                   ? shmi_device_svc_amo_local(pd, op, dt, operand, compare,
+                                               fetched)
+                   : shmi_device_svc_amo(routine, ctx, pe, off, op, dt, operand,
+                                         compare, fetched);
+    switch (route(pe, pd)) {
+    case ROUTE_IPC:
         ret = g->atomic(pd, op, dt, operand, compare, fetched);
         return ret == SHMI_ENOTSUP ? SHMI_ENOSYS : ret;
+    case ROUTE_FABRIC:
+        shmi_dp_fabric_amo(routine, ctx, pe, seg, off, op, dt, operand, compare,
+                           fetched, nbi);
+        return 0;
+    case ROUTE_SERVICE:
+        return shmi_device_svc_amo(routine, ctx, pe, off, op, dt, operand,
+                                   compare, fetched);
+    default: return SHMI_ENOTSUP;
     }
-    if (!fabric_reaches_device(pe))
-        return SHMI_ENOTSUP;
-    shmi_dp_fabric_amo(routine, ctx, pe, seg, off, op, dt, operand, compare,
-                       fetched, nbi);
-    return 0;
 }
 
 /* The signal, after the data is remotely complete. */
@@ -379,14 +475,15 @@ _Noreturn void shmi_device_fail(const char *routine, int pe, int ret)
                    routine, pe);
     case SHMI_ENOTSUP:
         SHMI_FATAL("%s: the device memory of PE %d is not reachable from "
-                   "here: device RMA between nodes needs a libfabric "
-                   "provider with FI_HMEM, which Weft does not support yet "
-                   "(PEs of one node reach each other's device heaps "
-                   "through IPC)",
+                   "here: neither IPC (same node) nor the fabric (FI_HMEM) "
+                   "reaches it, and the device service runs only when "
+                   "libfabric is in use",
                    routine, pe);
     case SHMI_ENOSYS:
         SHMI_FATAL("%s: the %s device back end cannot apply this atomic "
-                   "operation to device memory (PE %d)",
+                   "operation to device memory (PE %d); the device service "
+                   "applies them when libfabric is in use (e.g. "
+                   "SHMEM_AMO_ENGINE=fabric on one node)",
                    routine, g ? g->name : "?", pe);
     default:
         SHMI_FATAL("%s: device data transfer with PE %d failed: %s", routine,

@@ -5,22 +5,32 @@
  * (rma.c, amo.c, signal.c) hand such calls here; the load/store path never
  * dereferences device memory (docs/gpu.md).
  *
- * Paths, per call:
- *   - a device heap of a PE of this node: the back end's copy (H2D, D2H,
- *     D2D) or atomic on the IPC mapping of that heap;
- *   - a host segment mapped here, with a device buffer on this side: one
- *     back-end copy between the device buffer and the mapped host memory;
- *   - a host segment reached through the fabric, with a device buffer on
- *     this side: staged through two pinned host bounce buffers, pipelined
- *     (the copy of one chunk overlaps the transfer of the previous one);
- *   - a device heap the fabric can reach (FI_HMEM registration of
- *     SHMI_SEG_DEVICE by transports/ofi): the fabric directly;
- *   - otherwise (device heap of a PE on another node without FI_HMEM):
- *     SHMI_ENOTSUP, reported by shmi_device_fail.
+ * Paths to a device heap (SHMI_SEG_DEVICE), per call, first that applies:
+ *   - the own heap, or that of a PE of this node (IPC mapping) whose host
+ *     heap is mapped here too (not with SHMEM_LOCAL=0, SHMEM_LOCAL_OFF_PES)
+ *     unless SHMEM_DEVICE_SERVICE=all: the back end's copy (H2D, D2H, D2D)
+ *     or atomic;
+ *   - a heap the fabric reaches (FI_HMEM registration of SHMI_SEG_DEVICE
+ *     by transports/ofi/ofi_hmem.c): the fabric directly; a local device
+ *     buffer the fabric cannot be handed is staged (below);
+ *   - otherwise the owner's device service (device_proxy.h): requests in a
+ *     ring in its host heap, applied by its thread, acknowledged;
+ *   - without a fabric nor a mapping: SHMI_ENOTSUP (shmi_device_fail).
+ * Atomics: NIC atomics (fabric reaches the heap, shmi_dp_cpu_atomics == 0)
+ * for every PE; else, when the back end has no device atomics (cuda, hip)
+ * or with SHMEM_DEVICE_SERVICE=all, read-modify-write under the owner's
+ * service lock (its own atomics locally, the others as requests); else the
+ * route above with the back end's atomic.
+ *
+ * Paths to host memory with a device buffer on this side: one back-end
+ * copy when the host segment is mapped here; through the fabric, staged
+ * through two pinned host bounce buffers, pipelined (the copy of one chunk
+ * overlaps the transfer of the previous one).
  *
  * Completion: every call here is complete on return (the non-blocking
- * forms too), except that a fabric put is remotely complete only at quiet,
- * as for host memory. Functions return 0 or a negative SHMI_E* code.
+ * forms too: service requests are acknowledged, so quiet and fence need no
+ * hook), except that a fabric put is remotely complete only at quiet, as
+ * for host memory. Functions return 0 or a negative SHMI_E* code.
  */
 #ifndef SHMI_GPU_DEVICE_PATH_H
 #define SHMI_GPU_DEVICE_PATH_H
@@ -30,6 +40,7 @@
 
 #include "core/core_api.h"
 #include "core/dtype.h"
+#include "gpu/gpu.h"
 
 /* Bytes per chunk of a staged transfer (each of the two bounce buffers). */
 #define SHMI_DEVICE_STAGE_CHUNK ((size_t)512 << 10)
@@ -77,6 +88,12 @@ uint64_t shmi_device_signal_fetch(const char *routine,
                                   const uint64_t *sig_addr);
 uint64_t shmi_device_signal_wait(const char *routine, const uint64_t *sig_addr,
                                  int cmp, uint64_t value);
+
+/* What transports/ofi registers for this PE's device heap: the address
+ * (*addr, *size; the mock's DMA view with SHMEM_DEVICE_MOCK_DMA=host) and how
+ * libfabric must be told about it. SHMI_ENOTSUP when the fabric cannot
+ * reach it, SHMI_ENODEV without a device heap. */
+int shmi_device_fabric_view(void **addr, size_t *size, shmi_gpu_hmem_t *hmem);
 
 /* Frees the bounce buffers; called when the device heap goes away. */
 void shmi_device_path_release(void);

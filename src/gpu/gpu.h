@@ -4,6 +4,7 @@
  *
  *   cuda  the CUDA runtime (libcudart), loaded with dlopen on first use
  *   hip   the ROCm HIP runtime (libamdhip64), loaded with dlopen on first use
+ *         (both: one runtime-API back end, gpu_runtime.c, and a table each)
  *   mock  a shared-memory region that reports itself as device memory and
  *         is reachable only through the back end's own functions: outside
  *         them it is PROT_NONE, so an accidental host dereference of device

@@ -8,6 +8,12 @@
  *
  * One process-wide lock guards the windows: two threads must not open and
  * close windows on the same pages at once.
+ *
+ * DMA view (gpu_mock.h). A NIC that reaches GPU memory (GPUDirect RDMA,
+ * FI_HMEM) writes device memory without the CPU's page tables being
+ * involved. The mock models it with a second, read-write mapping of an
+ * allocation's memfd that only the fabric's registration uses; the CPU's
+ * view stays PROT_NONE.
  */
 #include "config.h"
 
@@ -23,6 +29,7 @@
 
 #include "core/error.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_mock.h"
 #include "transports/local/local_inline.h"
 
 enum { MOCK_MAX_REGIONS = 64, MOCK_MAGIC = 0x6d6f636b };
@@ -31,7 +38,8 @@ enum { MOCK_MAX_REGIONS = 64, MOCK_MAGIC = 0x6d6f636b };
 typedef struct mock_region {
     char *base;
     size_t size;
-    int fd;       /* memfd (own allocation) or -1 (imported) */
+    int fd;    /* memfd (own allocation) or -1 (imported) */
+    char *dma; /* read-write view for the fabric, or NULL */
 } mock_region_t;
 
 /* What a peer needs to map an allocation: it opens /proc/pid/fd/fd. */
@@ -63,7 +71,7 @@ static int mock_add(char *base, size_t size, int fd)
 {
     for (int i = 0; i < MOCK_MAX_REGIONS; i++) {
         if (!regions[i].base) {
-            regions[i] = (mock_region_t){base, size, fd};
+            regions[i] = (mock_region_t){base, size, fd, NULL};
             return 0;
         }
     }
@@ -128,9 +136,11 @@ static int mock_release(void *ptr, int must_own)
     r = mock_find(ptr, 1);
     if (r && r->base == ptr && (r->fd >= 0) == must_own) {
         munmap(r->base, r->size);
+        if (r->dma)
+            munmap(r->dma, r->size);
         if (r->fd >= 0)
             close(r->fd);
-        *r = (mock_region_t){NULL, 0, -1};
+        *r = (mock_region_t){NULL, 0, -1, NULL};
         ret = 0;
     }
     pthread_mutex_unlock(&mock_lock);
@@ -239,6 +249,28 @@ static int mock_atomic(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
     return 0;
 }
 
+int shmi_gpu_mock_dma_view(void *ptr, size_t size, void **view)
+{
+    mock_region_t *r;
+    int ret = SHMI_EINVAL;
+
+    pthread_mutex_lock(&mock_lock);
+    r = mock_find(ptr, size);
+    if (r && r->base == ptr && r->fd >= 0) {
+        if (!r->dma) {
+            void *p = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                           r->fd, 0);
+
+            r->dma = p == MAP_FAILED ? NULL : p;
+        }
+        ret = r->dma ? 0 : SHMI_ENOMEM;
+        if (ret == 0)
+            *view = r->dma;
+    }
+    pthread_mutex_unlock(&mock_lock);
+    return ret;
+}
+
 static int mock_is_device(const void *ptr)
 {
     int found;
@@ -251,7 +283,8 @@ static int mock_is_device(const void *ptr)
 
 /* libfabric cannot register PROT_NONE pages: to a provider the mock device
  * is memory without FI_HMEM support, so transfers stage through host
- * bounce buffers exactly as for a GPU on tcp. */
+ * bounce buffers and the device service exactly as for a GPU on tcp. With
+ * SHMEM_DEVICE_MOCK_DMA=host the DMA view is registered as host memory. */
 static shmi_gpu_hmem_t mock_hmem(void)
 {
     return (shmi_gpu_hmem_t){FI_HMEM_SYSTEM, 0};

@@ -59,6 +59,43 @@ static void test_rma(size_t n, int r)
     free(h);
 }
 
+/* Typed, several MiB, checked element by element: host -> remote device
+ * heap, remote device heap -> own device heap (get), read back. */
+static void test_typed_large(void)
+{
+    const size_t ne = (size_t)3 << 18; /* 6 MiB of longs */
+    long *h = gt_xmalloc(ne * sizeof(long)), *o;
+    long *dv = shmem_malloc_with_hints(ne * sizeof(long), SHMEMX_MALLOC_DEVICE);
+    long *dw = shmem_malloc_with_hints(ne * sizeof(long), SHMEMX_MALLOC_DEVICE);
+    size_t bad = 0, first = ne;
+
+    GT_CHECK(dv && dw, "device arrays of %zu longs", ne);
+    for (size_t i = 0; i < ne; i++)
+        h[i] = (long)(i * 2654435761u) ^ ((long)me << 40);
+    shmem_barrier_all();
+    shmem_long_put(dv, h, ne, right);
+    shmem_barrier_all();
+    shmem_long_get(dw, dv, ne, right); /* right's copy holds my values */
+    o = (long *)readback(dw, ne * sizeof(long));
+    for (size_t i = 0; i < ne; i++)
+        if (o[i] != h[i]) {
+            bad++;
+            first = first < i ? first : i;
+        }
+    GT_CHECK(bad == 0, "%zu of %zu longs wrong, first at %zu", bad, ne, first);
+    free(o);
+    o = (long *)readback(dv, ne * sizeof(long));
+    bad = 0;
+    for (size_t i = 0; i < ne; i++)
+        bad += o[i] != ((long)(i * 2654435761u) ^ ((long)left << 40));
+    GT_CHECK(bad == 0, "%zu of %zu longs put by PE %d wrong", bad, ne, left);
+    free(o);
+    shmem_barrier_all();
+    shmem_free(dw);
+    shmem_free(dv);
+    free(h);
+}
+
 static void test_strided(void)
 {
     enum { NE = 64 };
@@ -164,6 +201,7 @@ int main(void)
     shmem_free(probe);
     test_rma(8, 0);
     test_rma(BIG, 1);
+    test_typed_large();
     test_strided();
     test_amo();
     test_signal(64);

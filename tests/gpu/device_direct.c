@@ -3,9 +3,15 @@
  * directly: allocation (shmem_malloc_with_hints with SHMEMX_MALLOC_DEVICE,
  * shmem_free, shmem_realloc, shmem_ptr), then put, get, atomics and put-
  * with-signal between device heaps and between device and host memory,
- * with transfers large enough to run the staging pipeline. Run with
- * SHMEM_DEVICE_BACKEND=mock on 2 or more PEs, with and without
- * SHMEM_LOCAL=0; skipped when no device heap exists.
+ * with transfers large enough to run the staging pipeline and the device
+ * service's chunks (several MiB). Run with SHMEM_DEVICE_BACKEND=mock on 2
+ * or more PEs, with and without SHMEM_LOCAL=0; skipped when no device heap
+ * exists. GT_DEVICE_ROUTE names the path the other PEs' device heaps must
+ * be reached by, so that a case cannot pass on another one:
+ *   ipc      the IPC mappings (no device service, fabric not registered)
+ *   fabric   the fabric's registration (SHMEM_DEVICE_MOCK_DMA=1)
+ *   service  the device service (fabric cannot reach the device heaps)
+ *   all      the service for everything, atomics read-modify-write
  */
 #include "config.h"
 
@@ -13,6 +19,7 @@
 #include "core/segment.h"
 #include "core/state.h"
 #include "gpu/device_path.h"
+#include "gpu/device_proxy.h"
 #include "shmem.h"
 #include "shmemx.h"
 
@@ -22,6 +29,8 @@
 
 /* Large: several staging chunks and a ragged tail. */
 #define BIG (3 * SHMI_DEVICE_STAGE_CHUNK + 4099)
+/* Larger: many service chunks (more than its replies in flight). */
+#define HUGE ((size_t)6 * 1024 * 1024 + 12345)
 
 static const shmi_gpu_ops_t *g;
 static int me, npes, right, left;
@@ -290,6 +299,86 @@ static void test_signal(size_t n)
     free(o);
 }
 
+/* The path GT_DEVICE_ROUTE asks for is the one in use. */
+static void test_route(void)
+{
+    const char *want = getenv("GT_DEVICE_ROUTE");
+    const shmt_ops_t *f = shmi_state.fabric;
+    int reach = f && f->reachable(right, SHMI_SEG_DEVICE);
+
+    if (!want || npes < 2)
+        return;
+    if (strcmp(want, "ipc") == 0)
+        GT_CHECK(!reach && shmi_device_peer_ptr(right, 0) != NULL,
+                 "route ipc: fabric %d, mapping %p", reach,
+                 shmi_device_peer_ptr(right, 0));
+    else if (strcmp(want, "fabric") == 0)
+        GT_CHECK(reach && !shmi_device_svc_all(),
+                 "route fabric: the fabric reaches PE %d's device heap", right);
+    else if (strcmp(want, "service") == 0)
+        GT_CHECK(!reach && shmi_device_svc_up() && !shmi_device_svc_all(),
+                 "route service: fabric %d, service %d", reach,
+                 shmi_device_svc_up());
+    else if (strcmp(want, "all") == 0)
+        GT_CHECK(shmi_device_svc_all() && shmi_device_svc_rmw(),
+                 "route all: service for everything, rmw atomics");
+    else
+        GT_CHECK(0, "GT_DEVICE_ROUTE=%s is not ipc, fabric, service or all",
+                 want);
+}
+
+/* The service served requests exactly when the route says it must. */
+static void test_served(void)
+{
+    const char *want = getenv("GT_DEVICE_ROUTE");
+    uint64_t n = shmi_device_svc_served();
+
+    shmem_barrier_all();
+    if (!want || npes < 2)
+        return;
+    if (strcmp(want, "service") == 0 || strcmp(want, "all") == 0)
+        GT_CHECK(n > 0, "the device service served no request");
+    else
+        GT_CHECK(n == 0, "route %s, yet the service served %llu requests", want,
+                 (unsigned long long)n);
+}
+
+/* Every PE adds to every PE's counter at once, through whatever path, own
+ * word included: the total must be exact (one engine per word). */
+static void test_amo_storm(void)
+{
+    enum { K = 64 };
+    uint64_t *ctr = shmem_malloc_with_hints(16, SHMEMX_MALLOC_DEVICE);
+    uint64_t v[2], inc = (uint64_t)me + 1, old = 0, n = (uint64_t)npes;
+    size_t off = dev_off(ctr);
+
+    shmem_barrier_all();
+    for (int k = 0; k < K; k++)
+        for (int i = 0; i < npes; i++) {
+            int pe = (me + i) % npes;
+
+            GT_CHECK(shmi_device_amo(R, SHMEM_CTX_DEFAULT, pe, SHMI_SEG_DEVICE,
+                                     off, SHMI_AMO_ADD, SHMI_DT_UINT64, &inc,
+                                     NULL, NULL, 0) == 0 &&
+                         shmi_device_amo(R, SHMEM_CTX_DEFAULT, pe,
+                                         SHMI_SEG_DEVICE, off + 8,
+                                         SHMI_AMO_FETCH_INC, SHMI_DT_UINT64,
+                                         NULL, NULL, &old, 0) == 0,
+                     "add, fetch-inc");
+        }
+    shmem_quiet();
+    shmem_barrier_all();
+    dev_read(v, ctr, sizeof(v));
+    GT_CHECK(v[0] == K * n * (n + 1) / 2 && v[1] == K * n,
+             "concurrent atomics: sum %llu (want %llu), count %llu (want "
+             "%llu)",
+             (unsigned long long)v[0],
+             (unsigned long long)(K * n * (n + 1) / 2),
+             (unsigned long long)v[1], (unsigned long long)(K * n));
+    shmem_barrier_all();
+    shmem_free(ctr);
+}
+
 int main(void)
 {
     shmem_init();
@@ -310,9 +399,13 @@ int main(void)
     test_alloc_pattern();
     test_rma(1, 0);
     test_rma(4000, 1);
+    test_route();
     test_rma(BIG, 2);
+    test_rma(HUGE, 3);
     test_amo();
+    test_amo_storm();
     test_signal(100);
     test_signal(BIG);
+    test_served();
     return gt_finish(R);
 }

@@ -2,8 +2,10 @@
  * The device back ends on their own, without PEs.
  *
  *   gpu_backend mock   every operation of the mock device, including that a
- *                      host dereference of device memory faults and that a
+ *                      host dereference of device memory faults, that a
  *                      second process imports an allocation through IPC
+ *                      and that the DMA view (what the fabric registers)
+ *                      reads and writes the same memory
  *   gpu_backend cuda|hip
  *                      the real runtime: without a device, a clean "no GPU
  *                      device" skip (exit 77), never a crash
@@ -20,6 +22,7 @@
 
 #include "core/error.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_mock.h"
 
 static int failures;
 
@@ -87,6 +90,32 @@ static void check_host_access_faults(char *dev)
           status);
 }
 
+/* The DMA view: the same pages, read-write for whoever holds it, while the
+ * device address still faults; one view per allocation. */
+static void check_dma_view(const shmi_gpu_ops_t *g, char *dev)
+{
+    char *view = NULL, *again = NULL, out[8] = "";
+
+    CHECK(shmi_gpu_mock_dma_view(dev, 3 * N, (void **)&view) == 0 && view &&
+              view != dev,
+          "DMA view of the allocation");
+    if (!view)
+        return;
+    memcpy(view + N, "via dma", 8);
+    CHECK(g->copy(out, dev + N, 8, SHMI_GPU_D2H) == 0 &&
+              memcmp(out, "via dma", 8) == 0,
+          "a write through the DMA view is device memory's content");
+    CHECK(g->copy(dev + 2 * N, "via dev", 8, SHMI_GPU_H2D) == 0 &&
+              memcmp(view + 2 * N, "via dev", 8) == 0,
+          "a device write is seen through the DMA view");
+    CHECK(shmi_gpu_mock_dma_view(dev, 3 * N, (void **)&again) == 0 &&
+              again == view,
+          "one view per allocation");
+    CHECK(shmi_gpu_mock_dma_view(dev + 1, 8, (void **)&again) != 0,
+          "no view of a part of an allocation");
+    check_host_access_faults(dev);
+}
+
 /* A child imports the allocation and writes through it; we read it back. */
 static void check_ipc(const shmi_gpu_ops_t *g, char *dev)
 {
@@ -139,6 +168,7 @@ int main(int argc, char **argv)
     if (strcmp(name, "mock") == 0) {
         check_host_access_faults(dev);
         check_ipc(g, dev);
+        check_dma_view(g, dev);
     }
     CHECK(g->free(dev) == 0, "free");
     printf("%s: %s\n", name, failures ? "FAILED" : "ok");

@@ -8,6 +8,7 @@ libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_rma.c \
 	transports/ofi/ofi_amo.c \
 	transports/ofi/ofi_signal.c \
+	transports/ofi/ofi_hmem.c \
 	transports/ofi/ofi_ops.c
 noinst_HEADERS += transports/ofi/ofi_internal.h
 

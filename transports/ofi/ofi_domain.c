@@ -83,10 +83,12 @@ int shmt_ofi_mr_register(shmt_ep_t *ep, shmt_ofi_mr_t mr[SHMI_SEG_COUNT])
         shmi_seg_t *seg = &shmi_state.seg[s];
         int ret;
 
-        /* The device heap needs FI_HMEM registration (not yet). */
-        if (s == SHMI_SEG_DEVICE || !seg->base || seg->size == 0)
+        if (!seg->base || seg->size == 0)
             continue;
-        ret = shmt_ofi_mr_one(ep, seg->base, seg->size, &mr[s]);
+        /* The device heap: FI_HMEM registration when possible (ofi_hmem.c). */
+        ret = s == SHMI_SEG_DEVICE
+                  ? shmt_ofi_hmem_register(ep, &mr[s])
+                  : shmt_ofi_mr_one(ep, seg->base, seg->size, &mr[s]);
         if (ret) {
             shmt_ofi_mr_release(mr);
             return ret;
@@ -108,7 +110,8 @@ void *shmt_ofi_local_desc(shmt_ep_t *ep, const void *buf, size_t len)
 {
     uintptr_t a = (uintptr_t)buf;
 
-    if (!(shmt_ofi.mr_mode & FI_MR_LOCAL))
+    /* FI_MR_HMEM: device buffers need theirs even without FI_MR_LOCAL. */
+    if (!(shmt_ofi.mr_mode & (FI_MR_LOCAL | FI_MR_HMEM)))
         return NULL;
     for (int s = 0; s < SHMI_SEG_COUNT; s++) {
         uintptr_t base = (uintptr_t)shmi_state.seg[s].base;
@@ -164,7 +167,7 @@ static int shmt_ofi_publish(void)
     for (int s = 0; s < SHMI_SEG_COUNT; s++) {
         if (!shmt_ofi.target->mr[s].mr)
             continue;
-        segs[s].base = (uint64_t)(uintptr_t)shmi_state.seg[s].base;
+        segs[s].base = shmt_ofi_seg_base(s);
         segs[s].size = shmi_state.seg[s].size;
         segs[s].key = shmt_ofi.target->mr[s].key;
     }
@@ -188,6 +191,7 @@ int shmt_ofi_init(void)
     ret = shmt_ofi_provider_choose();
     if (ret)
         return ret;
+    shmt_ofi_hmem_caps();
     ret = shmt_ofi_open_domain();
     if (ret)
         goto fail;
@@ -261,8 +265,10 @@ int shmt_ofi_connect(void)
         return ret;
     for (int pe = 0; pe < shmt_ofi.npes && ret == 0; pe++)
         ret = shmt_ofi_connect_pe(pe);
-    if (ret == 0)
+    if (ret == 0) {
         shmt_ofi.connected = 1;
+        shmt_ofi_hmem_connected();
+    }
     return ret;
 }
 
@@ -280,6 +286,7 @@ int shmt_ofi_reachable(int pe, shmi_seg_id_t seg)
 
 void shmt_ofi_finalize(void)
 {
+    shmt_ofi_hmem_finalize();
     while (shmt_ofi.eps)
         shmt_ofi_ep_close(shmt_ofi.eps);
     shmt_ofi.target = NULL;

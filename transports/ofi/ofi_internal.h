@@ -9,6 +9,7 @@
  *   ofi_rma.c       put and get (chunking, inject, local descriptors)
  *   ofi_amo.c       atomics (datatype/op mapping, emulation)
  *   ofi_signal.c    put-with-signal, fence, quiet
+ *   ofi_hmem.c      the device heap: FI_HMEM registration, device service
  *   ofi_ops.c       the shmt_ofi_ops table
  *
  * Completion model (DESIGN.md decision 5): every operation is posted with
@@ -178,6 +179,18 @@ static inline uint64_t shmt_ofi_raddr(int pe, shmi_seg_id_t seg, size_t off)
 {
     return shmt_ofi.rbase[seg][pe] + (uint64_t)off;
 }
+
+/* ---- ofi_hmem.c ---- */
+/* Asks for FI_HMEM when the device back end needs it (after the choice). */
+void shmt_ofi_hmem_caps(void);
+/* Registers the device heap with FI_HMEM for ep (or the domain); out->mr
+ * stays NULL when the provider cannot reach it. Never fails. */
+int shmt_ofi_hmem_register(shmt_ep_t *ep, shmt_ofi_mr_t *out);
+/* The address published for segment seg (the registered one). */
+uint64_t shmt_ofi_seg_base(int seg);
+/* The device service lives while the fabric is connected. */
+void shmt_ofi_hmem_connected(void);
+void shmt_ofi_hmem_finalize(void);
 
 /* ---- ofi_ep.c ---- */
 int shmt_ofi_ep_open(shmt_ep_t **out);

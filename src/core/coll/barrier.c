@@ -174,6 +174,7 @@ void shmi_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     if (shmi_coll_active_set("shmem_barrier", PE_start, logPE_stride, PE_size,
                              &t) != 0)
         SHMI_FATAL("shmem_barrier: invalid active set");
+    shmi_coll_check_psync("shmem_barrier", pSync);
     shmi_quiet();
     shmi_coll_as_sync(&t, pSync);
 }
@@ -185,5 +186,6 @@ void shmi_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
     if (shmi_coll_active_set("shmem_sync", PE_start, logPE_stride, PE_size,
                              &t) != 0)
         SHMI_FATAL("shmem_sync: invalid active set");
+    shmi_coll_check_psync("shmem_sync", pSync);
     shmi_coll_as_sync(&t, pSync);
 }

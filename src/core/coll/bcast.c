@@ -11,10 +11,10 @@
  * Large messages (SHMEM_COLL_LARGE and up, or SHMEM_BCAST_ALGORITHM=pull)
  * are pulled by every PE from the root's source instead; a team that spans
  * several nodes uses a two-level tree (node leaders, then node members).
+ * dest and src may be in the device heap: data moves between PEs by the
+ * core's put/get and locally by shmi_coll_copy, never by a host load.
  */
 #include "config.h"
-
-#include <string.h>
 
 #include "core/coll/coll.h"
 #include "core/segment.h"
@@ -57,8 +57,8 @@ static void shmi_bcast_tree(struct shmem_impl_team *t, void *dest,
     int vrank = (t->my_pe - root + n) % n;
 
     if (vrank == 0) {
-        if (root_dest && dest != src && nbytes > 0)
-            memmove(dest, src, nbytes);
+        if (root_dest)
+            shmi_coll_copy(dest, src, nbytes);
         shmi_bcast_forward(t, NULL, n, dest, src, nbytes, root, 0, flag);
         return;
     }
@@ -90,8 +90,8 @@ static void shmi_bcast_twolevel(struct shmem_impl_team *t, void *dest,
     int me = t->my_pe, rl = o->leader_of[root], L = o->n_leaders;
     const void *buf = me == root ? src : dest;
 
-    if (me == root && root_dest && dest != src && nbytes > 0)
-        memmove(dest, src, nbytes);
+    if (me == root && root_dest)
+        shmi_coll_copy(dest, src, nbytes);
     if (me == root && rl != root)
         shmi_coll_put_signal(dest, src, nbytes, &f[2],
                              shmi_team_world_pe(t, rl));
@@ -133,8 +133,8 @@ static void shmi_bcast_pull(struct shmem_impl_team *t, void *dest,
         shmi_coll_flag_add(done, wroot);
         return;
     }
-    if (root_dest && dest != src && nbytes > 0)
-        memmove(dest, src, nbytes);
+    if (root_dest)
+        shmi_coll_copy(dest, src, nbytes);
     shmi_coll_flag_take(done, (uint64_t)t->n_pes - 1);
 }
 
@@ -179,8 +179,7 @@ void shmi_coll_broadcast(struct shmem_impl_team *t, void *dest, const void *src,
                          size_t nbytes, int root)
 {
     if (t->n_pes == 1) {
-        if (dest != src && nbytes > 0)
-            memmove(dest, src, nbytes);
+        shmi_coll_copy(dest, src, nbytes);
         return;
     }
     shmi_coll_barrier(t);

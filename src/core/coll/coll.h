@@ -43,6 +43,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "api/gen/core_decl.h"
 #include "core/core_api.h"
@@ -115,6 +116,31 @@ void shmi_coll_fence(void);
 /* Quiet on the context the collectives use. */
 void shmi_coll_quiet(void);
 
+/*
+ * Copies nbytes between two buffers of this PE, either of which may be
+ * device memory (the device heap, or other memory of the device back end):
+ * then through the back end, which is the only code that may touch device
+ * memory. dest == src is a no-op; other overlaps are not allowed. Every
+ * local copy of user data in this directory goes through here (or through
+ * memcpy after shmi_coll_device said no); data between PEs goes through the
+ * core's put/get, which handle device memory themselves.
+ */
+void shmi_coll_copy(void *dest, const void *src, size_t nbytes);
+
+/* 1 when [dest, dest+nbytes) or [src, src+nbytes) is device memory: for
+ * loops that copy in pieces and ask once. */
+int shmi_coll_device(const void *dest, const void *src, size_t nbytes);
+
+/* One piece of such a loop: dev is what shmi_coll_device said. */
+static inline void shmi_coll_copy_piece(int dev, void *dest, const void *src,
+                                        size_t nbytes)
+{
+    if (dev)
+        shmi_coll_copy(dest, src, nbytes);
+    else
+        memcpy(dest, src, nbytes);
+}
+
 /* ---- per-call bookkeeping ------------------------------------------------ */
 
 /*
@@ -157,6 +183,10 @@ static inline int shmi_coll_pow2_floor(int n)
  * naming routine when the triplet is invalid or this PE is not in it. */
 int shmi_coll_active_set(const char *routine, int PE_start, int logPE_stride,
                          int PE_size, struct shmem_impl_team *t);
+
+/* Ends the job with a message naming routine when pSync is NULL or device
+ * memory (it must be host symmetric memory). */
+void shmi_coll_check_psync(const char *routine, const long *pSync);
 
 /* Dissemination barrier over an active set on the user's pSync (counting
  * flags, left at zero once every arrival is taken). */

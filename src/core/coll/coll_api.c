@@ -10,6 +10,7 @@
 #include "core/coll/coll.h"
 #include "core/error.h"
 #include "core/state.h"
+#include "gpu/device_path.h"
 
 int shmi_coll_active_set(const char *routine, int PE_start, int logPE_stride,
                          int PE_size, struct shmem_impl_team *t)
@@ -43,14 +44,25 @@ int shmi_coll_active_set(const char *routine, int PE_start, int logPE_stride,
     return 0;
 }
 
+void shmi_coll_check_psync(const char *routine, const long *pSync)
+{
+    if (pSync == NULL)
+        SHMI_FATAL("%s: pSync is NULL", routine);
+    /* pSync is waited on with host loads and updated with atomics the GPU
+     * runtimes cannot apply from the host: it stays in host memory. */
+    if (shmi_device_touches(pSync, sizeof(long)))
+        SHMI_FATAL("%s: pSync %p is device memory; it must be in the host "
+                   "symmetric heap or data segment",
+                   routine, (const void *)pSync);
+}
+
 /* Checks the triplet and pSync, then synchronises the set. */
 static void shmi_as_enter(const char *routine, int PE_start, int logPE_stride,
                           int PE_size, long *pSync, struct shmem_impl_team *t)
 {
     if (shmi_coll_active_set(routine, PE_start, logPE_stride, PE_size, t) != 0)
         SHMI_FATAL("%s: invalid active set", routine);
-    if (pSync == NULL)
-        SHMI_FATAL("%s: pSync is NULL", routine);
+    shmi_coll_check_psync(routine, pSync);
     shmi_coll_as_sync(t, pSync);
 }
 
@@ -158,7 +170,7 @@ void shmi_as_reduce(const char *routine, void *dest, const void *src,
 {
     struct shmem_impl_team t;
 
-    (void)pWrk; /* the slot's scratch buffers serve instead */
+    (void)pWrk; /* never touched: the slot's scratch buffers serve instead */
     if (nreduce < 0)
         SHMI_FATAL("%s: nreduce %d is negative", routine, nreduce);
     if (!shmi_reduce_valid(op, dt))

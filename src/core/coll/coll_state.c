@@ -11,7 +11,9 @@
 #include "core/dataplane.h"
 #include "core/env.h"
 #include "core/error.h"
+#include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
+#include "gpu/device_path.h"
 
 /*
  * The slots live in the symmetric heap (load/store reachable from every PE
@@ -153,4 +155,31 @@ void shmi_coll_fence(void)
 void shmi_coll_quiet(void)
 {
     shmi_ctx_quiet(SHMEM_CTX_DEFAULT);
+}
+
+int shmi_coll_device(const void *dest, const void *src, size_t nbytes)
+{
+    return shmi_device_touches(dest, nbytes) ||
+           shmi_device_touches(src, nbytes);
+}
+
+void shmi_coll_copy(void *dest, const void *src, size_t nbytes)
+{
+    const shmi_gpu_ops_t *g;
+    int dd, sd, ret;
+
+    if (nbytes == 0 || dest == src)
+        return;
+    dd = shmi_device_touches(dest, nbytes);
+    sd = shmi_device_touches(src, nbytes);
+    if (!dd && !sd) {
+        memmove(dest, src, nbytes);
+        return;
+    }
+    g = shmi_device_backend();
+    ret = g ? g->copy(dest, src, nbytes,
+                      dd ? (sd ? SHMI_GPU_D2D : SHMI_GPU_H2D) : SHMI_GPU_D2H)
+            : SHMI_ENODEV;
+    if (ret != 0)
+        shmi_device_fail("shmem collective", shmi_my_pe_fast(), ret);
 }

@@ -9,6 +9,7 @@
  * final data once: for the block sizes these routines move, the bytes on the
  * wire are the cost, and no intermediate copy or scratch is needed. The
  * dest arrays are symmetric by the specification; src is only read locally.
+ * Either may be in the device heap (the puts and shmi_coll_copy handle it).
  */
 #include "config.h"
 
@@ -37,8 +38,7 @@ static void shmi_gather_push(struct shmem_impl_team *t, char *dest, size_t at,
         shmi_coll_put_signal(dest + at, src, nbytes, flag,
                              shmi_team_world_pe(t, j));
     }
-    if (nbytes > 0 && dest + at != (const char *)src)
-        memmove(dest + at, src, nbytes);
+    shmi_coll_copy(dest + at, src, nbytes);
     shmi_coll_flag_take(flag, (uint64_t)n - 1);
 }
 
@@ -72,9 +72,23 @@ void shmi_coll_alltoall(struct shmem_impl_team *t, void *dest, const void *src,
         shmi_coll_put_signal(d + (size_t)me * nbytes, s + (size_t)j * nbytes,
                              nbytes, flag, shmi_team_world_pe(t, j));
     }
-    if (nbytes > 0)
-        memmove(d + (size_t)me * nbytes, s + (size_t)me * nbytes, nbytes);
+    shmi_coll_copy(d + (size_t)me * nbytes, s + (size_t)me * nbytes, nbytes);
     shmi_coll_flag_take(flag, (uint64_t)n - 1);
+}
+
+/* This PE's own block of an alltoalls, element by element (through the
+ * device back end when either array is device memory). */
+static void shmi_alltoalls_own(char *d, const char *s, ptrdiff_t dst,
+                               ptrdiff_t sst, size_t nelems, size_t elem_size)
+{
+    ptrdiff_t dstep = dst * (ptrdiff_t)elem_size;
+    ptrdiff_t sstep = sst * (ptrdiff_t)elem_size;
+    /* An array lies in one segment: its first element tells where. */
+    int dev = nelems > 0 && shmi_coll_device(d, s, elem_size);
+
+    for (size_t k = 0; k < nelems; k++)
+        shmi_coll_copy_piece(dev, d + (ptrdiff_t)k * dstep,
+                             s + (ptrdiff_t)k * sstep, elem_size);
 }
 
 void shmi_coll_alltoalls(struct shmem_impl_team *t, void *dest, const void *src,
@@ -99,9 +113,7 @@ void shmi_coll_alltoalls(struct shmem_impl_team *t, void *dest, const void *src,
     shmi_coll_fence();
     for (int i = 1; i < n; i++)
         shmi_coll_flag_add(flag, shmi_team_world_pe(t, (me + i) % n));
-    for (size_t k = 0; k < nelems; k++)
-        memmove(d + me * dblock + (ptrdiff_t)k * dst * (ptrdiff_t)elem_size,
-                s + me * sblock + (ptrdiff_t)k * sst * (ptrdiff_t)elem_size,
-                elem_size);
+    shmi_alltoalls_own(d + me * dblock, s + me * sblock, dst, sst, nelems,
+                       elem_size);
     shmi_coll_flag_take(flag, (uint64_t)n - 1);
 }

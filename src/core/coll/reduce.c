@@ -13,6 +13,9 @@
  * arrays go to the sliced algorithm (reduce_slices.c), through a symmetric
  * copy when they are not symmetric themselves; a team
  * that spans several nodes reduces inside each node first (two-level).
+ * dest and src may be device memory: the chunks are copied to and from the
+ * host buffers through the device back end (shmi_coll_copy), and the
+ * sliced algorithm moves them with the core's get/put.
  *
  * Scan: Hillis-Steele over the team order, ceil(log2 n) rounds: in round k
  * PE i sends its running partial to PE i+2^k. PE 0 never waits for anyone,
@@ -181,9 +184,9 @@ static int shmi_reduce_slices_copy(struct shmem_impl_team *t, void *dest,
 
     if (tmp == NULL)
         return -1;
-    memcpy(tmp, src, nbytes);
+    shmi_coll_copy(tmp, src, nbytes);
     shmi_coll_reduce_slices(t, tmp, tmp, nelems, dt, op);
-    memcpy(dest, tmp, nbytes);
+    shmi_coll_copy(dest, tmp, nbytes);
     shmi_heap_free("shmem_reduce", tmp);
     return 0;
 }
@@ -195,9 +198,10 @@ void shmi_coll_reduce(struct shmem_impl_team *t, void *dest, const void *src,
     size_t per = SHMI_COLL_CHUNK / esz;
     unsigned char acc[SHMI_COLL_CHUNK] __attribute__((aligned(16)));
 
+    int dev;
+
     if (t->n_pes == 1) {
-        if (dest != src && nelems > 0)
-            memmove(dest, src, nelems * esz);
+        shmi_coll_copy(dest, src, nelems * esz);
         return;
     }
     switch (shmi_reduce_use_slices(dest, src, nelems * esz)) {
@@ -210,12 +214,13 @@ void shmi_coll_reduce(struct shmem_impl_team *t, void *dest, const void *src,
         break;
     default: break;
     }
+    dev = shmi_coll_device(dest, src, nelems * esz);
     for (size_t at = 0; at < nelems; at += per) {
         size_t cnt = nelems - at < per ? nelems - at : per;
 
-        memcpy(acc, (const char *)src + at * esz, cnt * esz);
+        shmi_coll_copy_piece(dev, acc, (const char *)src + at * esz, cnt * esz);
         shmi_reduce_chunk(t, acc, cnt, dt, op);
-        memcpy((char *)dest + at * esz, acc, cnt * esz);
+        shmi_coll_copy_piece(dev, (char *)dest + at * esz, acc, cnt * esz);
     }
 }
 
@@ -263,12 +268,15 @@ void shmi_coll_scan(struct shmem_impl_team *t, void *dest, const void *src,
     size_t per = SHMI_COLL_CHUNK / esz;
     unsigned char incl[SHMI_COLL_CHUNK] __attribute__((aligned(16)));
     unsigned char excl[SHMI_COLL_CHUNK] __attribute__((aligned(16)));
+    int dev = shmi_coll_device(dest, src, nelems * esz);
 
     for (size_t at = 0; at < nelems; at += per) {
         size_t cnt = nelems - at < per ? nelems - at : per;
 
-        memcpy(incl, (const char *)src + at * esz, cnt * esz);
+        shmi_coll_copy_piece(dev, incl, (const char *)src + at * esz,
+                             cnt * esz);
         shmi_scan_chunk(t, incl, excl, cnt, dt, op);
-        memcpy((char *)dest + at * esz, exclusive ? excl : incl, cnt * esz);
+        shmi_coll_copy_piece(dev, (char *)dest + at * esz,
+                             exclusive ? excl : incl, cnt * esz);
     }
 }

@@ -10,7 +10,9 @@
  * than one PE. Slice k of a source is read only by PE k, which reads a
  * chunk everywhere before it writes that chunk anywhere, so dest may be the
  * source (in place). Every member receives the same bits for each slice,
- * since exactly one PE computes it.
+ * since exactly one PE computes it. The arrays may be in the device heap:
+ * the gets and puts handle it, and this PE's own part is copied through the
+ * device back end.
  */
 #include "config.h"
 
@@ -33,6 +35,7 @@ typedef struct shmi_slice {
     shmi_op_t op;
     char *acc; /* chunk bytes: the reduced chunk */
     char *tmp; /* (n-1) chunks: what the peers hold */
+    int dev;   /* dest or src is device memory */
 } shmi_slice_t;
 
 /*
@@ -52,7 +55,7 @@ static void shmi_slice_chunk(const shmi_slice_t *c, char *acc, size_t lo,
         shmi_get_nbi("shmem_reduce", SHMEM_CTX_DEFAULT,
                      c->tmp + (size_t)(i - 1) * stride, c->src + at, bytes,
                      shmi_team_world_pe(c->t, (me + i) % n));
-    memcpy(acc, c->src + at, bytes);
+    shmi_coll_copy_piece(c->dev, acc, c->src + at, bytes);
     shmi_coll_quiet();
     for (int i = 1; i < n; i++)
         shmi_reduce_apply(c->op, c->dt, acc, c->tmp + (size_t)(i - 1) * stride,
@@ -60,7 +63,7 @@ static void shmi_slice_chunk(const shmi_slice_t *c, char *acc, size_t lo,
     for (int i = 1; i < n; i++)
         shmi_put_nbi("shmem_reduce", SHMEM_CTX_DEFAULT, c->dest + at, acc,
                      bytes, shmi_team_world_pe(c->t, (me + i) % n));
-    memcpy(c->dest + at, acc, bytes);
+    shmi_coll_copy_piece(c->dev, c->dest + at, acc, bytes);
 }
 
 void shmi_coll_reduce_slices(struct shmem_impl_team *t, void *dest,
@@ -73,7 +76,7 @@ void shmi_coll_reduce_slices(struct shmem_impl_team *t, void *dest,
     size_t extra = nelems % (size_t)t->n_pes, me = (size_t)t->my_pe;
     size_t lo = me * base + (me < extra ? me : extra);
     size_t len = base + (me < extra ? 1 : 0);
-    shmi_slice_t c = {t, dest, src, dt, op, NULL, NULL};
+    shmi_slice_t c = {t, dest, src, dt, op, NULL, NULL, 0};
     int half = 0;
 
     if (stride > SHMI_SLICE_CHUNK)
@@ -86,6 +89,7 @@ void shmi_coll_reduce_slices(struct shmem_impl_team *t, void *dest,
     if (c.acc == NULL)
         SHMI_FATAL("out of memory for a reduction buffer");
     c.tmp = c.acc + 2 * stride;
+    c.dev = shmi_coll_device(dest, src, nelems * esz);
     shmi_coll_barrier(t);
     for (size_t at = 0; at < len; at += per, half ^= 1) {
         size_t cnt = len - at < per ? len - at : per;

@@ -1,0 +1,566 @@
+/*
+ * The device service (device_proxy.h): the ring in the host heap, the
+ * requester side (tickets, flow control, pipelined chunks, replies) and the
+ * owner's thread.
+ *
+ * Words and their engines. The ticket counter is the only word several
+ * PEs modify: fabric atomics, or CPU atomics where the owner's heap is
+ * mapped here and shmi_dp_cpu_atomics allows them (the rule of every other
+ * word). Each slot flag and reply box has one writer at a time and is
+ * written after its data (put-with-signal, or a release store).
+ *
+ * Locks. client_lock serialises this PE's requests (one send buffer, the
+ * reply boxes); it is taken before a context's lock, never after. amo_lock
+ * serialises read-modify-write atomics on the own device heap between the
+ * service thread and this PE's own atomics.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "core/backoff.h"
+#include "core/ctx.h"
+#include "core/dataplane.h"
+#include "core/env.h"
+#include "core/heap/device_heap.h"
+#include "core/heap/heap.h"
+#include "gpu/device_path.h"
+#include "gpu/device_proxy.h"
+#include "transports/local/local_inline.h"
+
+/* Longest sleep of the idle service thread, and its first one (ns); after
+ * a request, a few polls give the core away (sched_yield) before sleeping,
+ * as the next chunk of a transfer is usually on its way. */
+#define SVC_MAX_SLEEP_NS 100000L
+#define SVC_MIN_SLEEP_NS 1000L
+#define SVC_YIELD_POLLS  16
+
+enum { SVC_PUT = 1, SVC_GET = 2, SVC_AMO = 3 };
+
+/* A request, as the requester writes it before the payload. */
+typedef struct svc_req {
+    uint32_t op;  /* SVC_* */
+    int32_t from; /* requester PE */
+    uint32_t amo; /* shmi_amo_op_t */
+    uint32_t dt;  /* shmi_dtype_t */
+    uint64_t seq; /* reply box sequence number to answer with */
+    uint64_t off; /* offset in the owner's device heap */
+    uint64_t len; /* payload bytes (PUT) or bytes wanted (GET) */
+    uint64_t operand;
+    uint64_t compare;
+    uint64_t pad;
+} svc_req_t;
+
+/* The answer, in the same place of the box. */
+typedef struct svc_rep {
+    int64_t status; /* 0 or SHMI_E* */
+    uint64_t value; /* the fetched word of an atomic */
+    uint64_t pad[6];
+} svc_rep_t;
+
+typedef struct svc_msg {
+    union {
+        svc_req_t req;
+        svc_rep_t rep;
+    } h;
+    unsigned char data[SHMI_DEVICE_SVC_CHUNK];
+} svc_msg_t;
+
+/* A request slot or a reply box: the flag, then the message. */
+typedef struct svc_box {
+    uint64_t flag; /* slot: ticket + 1; reply box: sequence number */
+    uint64_t pad[7];
+    svc_msg_t msg;
+} svc_box_t;
+
+/* The symmetric area of one PE. */
+typedef struct svc_area {
+    uint64_t tail; /* tickets handed out */
+    uint64_t pad0[7];
+    uint64_t head; /* tickets served (written by the owner only) */
+    uint64_t pad1[7];
+    svc_box_t slot[SHMI_DEVICE_SVC_SLOTS];
+    svc_box_t reply[SHMI_DEVICE_SVC_REPLIES];
+    svc_msg_t out; /* this PE's send buffer (registered, as all the heap) */
+} svc_area_t;
+
+_Static_assert(sizeof(svc_req_t) == 64 && sizeof(svc_rep_t) == 64,
+               "request and reply headers share a place");
+
+static struct {
+    int up;
+    int all, rmw;
+    svc_area_t *area;    /* own area (host heap) */
+    size_t off;          /* its heap offset, the same on every PE */
+    uint64_t *head_seen; /* [npes] last head read of each owner */
+    uint64_t seq;        /* last reply sequence number used */
+    uint64_t served;     /* requests served (written by the thread) */
+    pthread_mutex_t client_lock;
+    pthread_mutex_t amo_lock;
+    pthread_t thread;
+    int stop;
+    struct shmem_impl_ctx ctx; /* the thread's private context */
+} svc = {.client_lock = PTHREAD_MUTEX_INITIALIZER,
+         .amo_lock = PTHREAD_MUTEX_INITIALIZER};
+
+int shmi_device_svc_up(void)
+{
+    return svc.up;
+}
+
+uint64_t shmi_device_svc_served(void)
+{
+    return __atomic_load_n(&svc.served, __ATOMIC_RELAXED);
+}
+
+int shmi_device_svc_all(void)
+{
+    return svc.up && svc.all;
+}
+
+int shmi_device_svc_rmw(void)
+{
+    return svc.up && svc.rmw;
+}
+
+/* ---- reaching another PE's area ------------------------------------------ */
+
+#define SVC_OFF(member) (svc.off + offsetof(svc_area_t, member))
+
+static size_t box_off(int reply, unsigned i)
+{
+    return reply ? SVC_OFF(reply) + i * sizeof(svc_box_t)
+                 : SVC_OFF(slot) + i * sizeof(svc_box_t);
+}
+
+/* (pe, heap offset off) when mapped here, else NULL. */
+static char *svc_mapped(int pe, size_t off)
+{
+    return shmi_seg_peer_ptr(pe, SHMI_SEG_HEAP, off);
+}
+
+/* len bytes of message, then the box's flag, into pe's box at box. */
+static void svc_send(const char *routine, shmem_ctx_t ctx, int pe, size_t box,
+                     const svc_msg_t *m, size_t len, uint64_t flag)
+{
+    size_t moff = box + offsetof(svc_box_t, msg);
+    char *p = svc_mapped(pe, box);
+
+    if (p) {
+        memcpy(p + offsetof(svc_box_t, msg), m, len);
+        __atomic_store_n((uint64_t *)p, flag, __ATOMIC_RELEASE);
+        return;
+    }
+    shmi_dp_fabric_put_signal(routine, ctx, pe, SHMI_SEG_HEAP, moff, m, len,
+                              SHMI_SEG_HEAP, box, flag, SHMEM_SIGNAL_SET, 0);
+}
+
+static uint64_t svc_take_ticket(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    uint64_t *p = (uint64_t *)svc_mapped(pe, SVC_OFF(tail)), one = 1, t = 0;
+
+    if (p && shmi_dp_cpu_atomics)
+        return __atomic_fetch_add(p, 1, __ATOMIC_ACQ_REL);
+    shmi_dp_fabric_amo(routine, ctx, pe, SHMI_SEG_HEAP, SVC_OFF(tail),
+                       SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &one, NULL, &t, 0);
+    return t;
+}
+
+static uint64_t svc_read_head(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    uint64_t *p = (uint64_t *)svc_mapped(pe, SVC_OFF(head)), h = 0;
+
+    if (p)
+        return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    shmi_dp_fabric_get(routine, ctx, pe, SHMI_SEG_HEAP, SVC_OFF(head), &h,
+                       sizeof(h), 0);
+    return h;
+}
+
+/* ---- requester side ------------------------------------------------------ */
+
+/* Sends svc.area->out (header + len payload bytes) to pe's ring. */
+static void svc_request(const char *routine, shmem_ctx_t ctx, int pe,
+                        size_t len)
+{
+    uint64_t t = svc_take_ticket(routine, ctx, pe);
+    shmi_backoff_t b;
+
+    /* Flow control: slot t % SLOTS is free once ticket t - SLOTS is served. */
+    shmi_backoff_init(&b);
+    while (t >= svc.head_seen[pe] + SHMI_DEVICE_SVC_SLOTS) {
+        uint64_t h = svc_read_head(routine, ctx, pe);
+
+        if (h > svc.head_seen[pe])
+            svc.head_seen[pe] = h;
+        else
+            shmi_backoff_wait(&b);
+    }
+    svc_send(routine, ctx, pe, box_off(0, t % SHMI_DEVICE_SVC_SLOTS),
+             &svc.area->out, offsetof(svc_msg_t, data) + len, t + 1);
+}
+
+/* Starts the request in the send buffer; returns its reply number. */
+static uint64_t svc_begin(uint32_t op, size_t off, size_t len)
+{
+    svc_req_t *r = &svc.area->out.h.req;
+
+    memset(r, 0, sizeof(*r));
+    r->op = op;
+    r->from = shmi_my_pe_fast();
+    r->seq = ++svc.seq;
+    r->off = off;
+    r->len = len;
+    return r->seq;
+}
+
+/* Waits for the reply numbered seq; returns its box. */
+static svc_box_t *svc_wait(uint64_t seq)
+{
+    svc_box_t *box = &svc.area->reply[seq % SHMI_DEVICE_SVC_REPLIES];
+    shmi_backoff_t b;
+
+    shmi_backoff_init(&b);
+    while (__atomic_load_n(&box->flag, __ATOMIC_ACQUIRE) != seq)
+        shmi_backoff_wait(&b);
+    return box;
+}
+
+static int svc_status(const svc_box_t *box, int ret)
+{
+    return ret != 0 ? ret : (int)box->msg.h.rep.status;
+}
+
+static int svc_copy_in(void *dst, const void *src, size_t len)
+{
+    if (shmi_device_touches(src, len))
+        return shmi_device_backend()->copy(dst, src, len, SHMI_GPU_D2H);
+    memcpy(dst, src, len);
+    return 0;
+}
+
+static int svc_copy_out(void *dst, const void *src, size_t len)
+{
+    if (shmi_device_touches(dst, len))
+        return shmi_device_backend()->copy(dst, src, len, SHMI_GPU_H2D);
+    memcpy(dst, src, len);
+    return 0;
+}
+
+static size_t svc_chunk(size_t len, size_t done)
+{
+    return len - done < SHMI_DEVICE_SVC_CHUNK ? len - done
+                                              : SHMI_DEVICE_SVC_CHUNK;
+}
+
+int shmi_device_svc_put(const char *routine, shmem_ctx_t ctx, int pe,
+                        size_t off, const void *src, size_t len)
+{
+    const char *s = src;
+    uint64_t w;
+    int ret = 0;
+
+    if (!svc.up)
+        return SHMI_ENOTSUP;
+    pthread_mutex_lock(&svc.client_lock);
+    w = svc.seq + 1; /* the oldest reply not yet waited for */
+    for (size_t done = 0; done < len && ret == 0;) {
+        size_t n = svc_chunk(len, done);
+
+        /* The reply box of this chunk must have been answered. */
+        for (; w + SHMI_DEVICE_SVC_REPLIES <= svc.seq + 1; w++)
+            ret = svc_status(svc_wait(w), ret);
+        svc_begin(SVC_PUT, off + done, n);
+        if (ret == 0)
+            ret = svc_copy_in(svc.area->out.data, s + done, n);
+        if (ret == 0)
+            svc_request(routine, ctx, pe, n);
+        else
+            svc.seq--; /* never sent */
+        done += n;
+    }
+    for (; w <= svc.seq; w++)
+        ret = svc_status(svc_wait(w), ret);
+    pthread_mutex_unlock(&svc.client_lock);
+    return ret;
+}
+
+/* Copies the answered chunk of reply w into dst (chunk w - first). */
+static int svc_get_take(uint64_t w, uint64_t first, char *dst, size_t len,
+                        int ret)
+{
+    size_t done = (size_t)(w - first) * SHMI_DEVICE_SVC_CHUNK;
+    svc_box_t *box = svc_wait(w);
+
+    ret = svc_status(box, ret);
+    if (ret == 0)
+        ret = svc_copy_out(dst + done, box->msg.data, svc_chunk(len, done));
+    return ret;
+}
+
+int shmi_device_svc_get(const char *routine, shmem_ctx_t ctx, int pe,
+                        size_t off, void *dst, size_t len)
+{
+    uint64_t first, w;
+    size_t done = 0;
+    int ret = 0;
+
+    if (!svc.up)
+        return SHMI_ENOTSUP;
+    pthread_mutex_lock(&svc.client_lock);
+    first = w = svc.seq + 1;
+    while (done < len) {
+        size_t n = svc_chunk(len, done);
+
+        for (; w + SHMI_DEVICE_SVC_REPLIES <= svc.seq + 1; w++)
+            ret = svc_get_take(w, first, dst, len, ret);
+        svc_begin(SVC_GET, off + done, n);
+        svc_request(routine, ctx, pe, 0);
+        done += n;
+    }
+    for (; w <= svc.seq; w++)
+        ret = svc_get_take(w, first, dst, len, ret);
+    pthread_mutex_unlock(&svc.client_lock);
+    return ret;
+}
+
+int shmi_device_svc_amo(const char *routine, shmem_ctx_t ctx, int pe,
+                        size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
+                        const void *operand, const void *compare, void *fetched)
+{
+    size_t size = shmi_dtype_size(dt);
+    svc_req_t *r = &svc.area->out.h.req;
+    svc_box_t *box;
+    uint64_t seq;
+    int ret;
+
+    if (!svc.up)
+        return SHMI_ENOTSUP;
+    pthread_mutex_lock(&svc.client_lock);
+    seq = svc_begin(SVC_AMO, off, 0);
+    r->amo = (uint32_t)op;
+    r->dt = (uint32_t)dt;
+    if (operand)
+        memcpy(&r->operand, operand, size);
+    if (compare)
+        memcpy(&r->compare, compare, size);
+    svc_request(routine, ctx, pe, 0);
+    box = svc_wait(seq);
+    ret = svc_status(box, 0);
+    if (ret == 0 && fetched)
+        memcpy(fetched, &box->msg.h.rep.value, size);
+    pthread_mutex_unlock(&svc.client_lock);
+    return ret;
+}
+
+/* ---- owner side ---------------------------------------------------------- */
+
+/* Read-modify-write through copies: the one engine for the word is this
+ * lock (back ends without host-initiated device atomics). */
+static int svc_rmw(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
+                   const void *operand, const void *compare, void *fetched)
+{
+    const shmi_gpu_ops_t *g = shmi_device_backend();
+    size_t size = shmi_dtype_size(dt);
+    uint64_t w = 0;
+    int ret = g->copy(&w, word, size, SHMI_GPU_D2H);
+
+    if (ret == 0)
+        shmt_local_amo_apply(&w, op, dt, operand, compare, fetched);
+    if (ret == 0 && op != SHMI_AMO_FETCH)
+        ret = g->copy(word, &w, size, SHMI_GPU_H2D);
+    return ret;
+}
+
+int shmi_device_svc_amo_local(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
+                              const void *operand, const void *compare,
+                              void *fetched)
+{
+    size_t size = shmi_dtype_size(dt);
+    int ret;
+
+    if ((unsigned)op >= SHMI_AMO_COUNT || (uintptr_t)word % size != 0)
+        return SHMI_EINVAL;
+    if (!svc.rmw)
+        return shmi_device_backend()->atomic(word, op, dt, operand, compare,
+                                             fetched);
+    pthread_mutex_lock(&svc.amo_lock);
+    ret = svc_rmw(word, op, dt, operand, compare, fetched);
+    pthread_mutex_unlock(&svc.amo_lock);
+    return ret;
+}
+
+/* Applies request r (payload in m->data); fills m->h.rep; returns the
+ * payload bytes of the reply. */
+static size_t svc_apply(const svc_req_t *r, svc_msg_t *m)
+{
+    const shmi_gpu_ops_t *g = shmi_device_backend();
+    char *base = shmi_state.seg[SHMI_SEG_DEVICE].base;
+    size_t dsize = shmi_state.seg[SHMI_SEG_DEVICE].size, out = 0;
+    uint64_t operand = r->operand, compare = r->compare, value = 0;
+    int ret = SHMI_EINVAL;
+
+    if (r->off > dsize || r->len > dsize - r->off ||
+        r->len > SHMI_DEVICE_SVC_CHUNK) {
+        /* refused below */
+    } else if (r->op == SVC_PUT) {
+        ret = g->copy(base + r->off, m->data, r->len, SHMI_GPU_H2D);
+    } else if (r->op == SVC_GET) {
+        ret = g->copy(m->data, base + r->off, r->len, SHMI_GPU_D2H);
+        out = ret == 0 ? r->len : 0;
+    } else if (r->op == SVC_AMO && r->dt < SHMI_DT_COUNT &&
+               r->off + shmi_dtype_size(r->dt) <= dsize) {
+        ret = shmi_device_svc_amo_local(base + r->off, r->amo, r->dt, &operand,
+                                        &compare, &value);
+    }
+    memset(&m->h.rep, 0, sizeof(m->h.rep));
+    m->h.rep.status = ret;
+    m->h.rep.value = value;
+    return out;
+}
+
+/* Serves the request in slot box and answers it. */
+static void svc_serve(svc_box_t *box)
+{
+    svc_req_t r = box->msg.h.req;
+    size_t n;
+
+    if (r.from < 0 || r.from >= shmi_n_pes_fast()) {
+        SHMI_LOG(SHMI_LOG_ERROR, "gpu",
+                 "device service: request from PE %d dropped", (int)r.from);
+        return;
+    }
+    n = svc_apply(&r, &box->msg);
+    svc_send("device service", &svc.ctx, r.from,
+             box_off(1, r.seq % SHMI_DEVICE_SVC_REPLIES), &box->msg,
+             offsetof(svc_msg_t, data) + n, r.seq);
+}
+
+static void svc_sleep(long *ns)
+{
+    struct timespec ts = {0, *ns};
+
+    nanosleep(&ts, NULL);
+    *ns = *ns * 2 < SVC_MAX_SLEEP_NS ? *ns * 2 : SVC_MAX_SLEEP_NS;
+}
+
+static void *svc_main(void *arg)
+{
+    uint64_t head = 0;
+    long ns = SVC_MIN_SLEEP_NS;
+    int unquieted = 0, yields = SVC_YIELD_POLLS;
+
+    (void)arg;
+    /* Short sleeps while requests come in; the default slack of 50 us
+     * would make each of them a long one. */
+    (void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    while (!__atomic_load_n(&svc.stop, __ATOMIC_ACQUIRE)) {
+        svc_box_t *box = &svc.area->slot[head % SHMI_DEVICE_SVC_SLOTS];
+
+        if (__atomic_load_n(&box->flag, __ATOMIC_ACQUIRE) == head + 1) {
+            svc_serve(box);
+            __atomic_store_n(&svc.area->head, ++head, __ATOMIC_RELEASE);
+            __atomic_store_n(&svc.served, head, __ATOMIC_RELAXED);
+            ns = SVC_MIN_SLEEP_NS;
+            yields = 0;
+            unquieted = 1;
+            continue;
+        }
+        /* Idle: let the answers complete before sleeping. */
+        if (unquieted && svc.ctx.fabric_ep)
+            shmi_dp_fabric_quiet("device service", &svc.ctx, -1);
+        unquieted = 0;
+        shmi_progress();
+        if (yields++ < SVC_YIELD_POLLS)
+            sched_yield();
+        else
+            svc_sleep(&ns);
+    }
+    return NULL;
+}
+
+/* ---- start and stop ------------------------------------------------------ */
+
+/* Whether the back end has host-initiated device atomics: a fetch of the
+ * first word of the own heap answers it. */
+static int svc_backend_atomics(void)
+{
+    uint64_t v;
+
+    return shmi_device_backend()->atomic(shmi_state.seg[SHMI_SEG_DEVICE].base,
+                                         SHMI_AMO_FETCH, SHMI_DT_UINT64, NULL,
+                                         NULL, &v) != SHMI_ENOTSUP;
+}
+
+static int svc_context(void)
+{
+    const shmt_ops_t *f = shmi_state.fabric;
+
+    memset(&svc.ctx, 0, sizeof(svc.ctx));
+    svc.ctx.options = SHMEM_CTX_PRIVATE;
+    svc.ctx.team = SHMEM_TEAM_WORLD;
+    pthread_mutex_init(&svc.ctx.lock, NULL);
+    return f ? f->ep_create(SHMEM_CTX_PRIVATE, &svc.ctx.fabric_ep) : 0;
+}
+
+void shmi_device_service_start(void)
+{
+    size_t off = 0;
+    int ret;
+
+    if (svc.up || !shmi_device_backend())
+        return;
+    svc.area = shmi_heap_alloc(sizeof(svc_area_t), 64);
+    svc.head_seen = calloc((size_t)shmi_n_pes_fast(), sizeof(uint64_t));
+    if (!svc.area || !svc.head_seen ||
+        shmi_seg_lookup(svc.area, sizeof(svc_area_t), &off) != SHMI_SEG_HEAP)
+        SHMI_FATAL("no room for the device service's ring (%zu bytes of "
+                   "symmetric heap)",
+                   sizeof(svc_area_t));
+    svc.off = off;
+    svc.seq = 0;
+    svc.served = 0;
+    svc.all = strcmp(shmi_env.DEVICE_SERVICE, "all") == 0;
+    svc.rmw = svc.all || !svc_backend_atomics();
+    ret = svc_context();
+    if (ret == 0)
+        ret = pthread_create(&svc.thread, NULL, svc_main, NULL) == 0
+                  ? 0
+                  : SHMI_ENOMEM;
+    if (ret != 0)
+        SHMI_FATAL("cannot start the device service: %s", shmi_strerror(ret));
+    svc.up = 1;
+    SHMI_LOG(SHMI_LOG_DEBUG, "gpu",
+             "device service up: ring of %d slots of %zu bytes at heap "
+             "offset %zu%s%s",
+             SHMI_DEVICE_SVC_SLOTS, SHMI_DEVICE_SVC_CHUNK, off,
+             svc.all ? ", serving every access" : "",
+             svc.rmw ? ", read-modify-write atomics" : "");
+}
+
+void shmi_device_service_stop(void)
+{
+    const shmt_ops_t *f = shmi_state.fabric;
+
+    if (!svc.up)
+        return;
+    __atomic_store_n(&svc.stop, 1, __ATOMIC_RELEASE);
+    pthread_join(svc.thread, NULL);
+    SHMI_LOG(SHMI_LOG_DEBUG, "gpu", "device service: %llu requests served",
+             (unsigned long long)svc.served);
+    if (svc.ctx.fabric_ep && f)
+        f->ep_destroy(svc.ctx.fabric_ep);
+    svc.ctx.fabric_ep = NULL;
+    pthread_mutex_destroy(&svc.ctx.lock);
+    shmi_heap_free("shmem_finalize", svc.area);
+    free(svc.head_seen);
+    svc.head_seen = NULL;
+    svc.area = NULL;
+    svc.stop = 0;
+    svc.up = 0;
+}

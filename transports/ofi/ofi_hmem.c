@@ -1,0 +1,166 @@
+/*
+ * The device heap (SHMI_SEG_DEVICE) and the fabric: FI_HMEM registration,
+ * and the device service's start and stop around the fabric's lifetime.
+ *
+ * A provider reaches GPU memory when it offers FI_HMEM for the back end's
+ * interface (cxi; shm with GPU IPC in recent libfabric) and fi_mr_regattr
+ * accepts the heap with that iface. Debian's libfabric 1.17 has no CUDA or
+ * ROCr support: the registration fails with -FI_ENOSYS, the device heap is
+ * simply not published, reachable(pe, SHMI_SEG_DEVICE) is 0 and
+ * src/gpu/device_path.c falls back on the owner's device service. The mock
+ * back end, with SHMEM_DEVICE_MOCK_DMA=host, hands over a read-write view of
+ * its memory registered as host memory: the model of a NIC that reaches
+ * device memory; with =cuda it offers that view as CUDA memory, which
+ * libfabric 1.17 refuses. A failed registration is never fatal.
+ *
+ * Only a provider with FI_HMEM is handed real device memory: some (sockets)
+ * accept any attr.iface without looking at it.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <sys/uio.h>
+
+#include "core/state.h"
+#include "gpu/device_path.h"
+#include "core/heap/device_heap.h"
+#include "gpu/device_proxy.h"
+#include "transports/ofi/ofi_internal.h"
+
+/* The address registered for the own device heap (0: none), published in
+ * place of the device address: the mock's view differs from it. */
+static uint64_t hmem_base;
+
+/* Asks again for the chosen provider with FI_HMEM when the device back end
+ * names an HMEM interface; keeps the first answer when it is refused. */
+void shmt_ofi_hmem_caps(void)
+{
+    struct fi_info *hints, *list = NULL;
+    void *addr;
+    size_t size;
+    shmi_gpu_hmem_t hm;
+    int ret;
+
+    if (shmi_device_fabric_view(&addr, &size, &hm) != 0 ||
+        hm.iface == FI_HMEM_SYSTEM || (shmt_ofi.info->caps & FI_HMEM))
+        return;
+    hints = shmt_ofi_lib.dupinfo(shmt_ofi.info);
+    if (!hints)
+        return;
+    hints->caps |= FI_HMEM;
+    hints->domain_attr->mr_mode |= FI_MR_HMEM;
+    ret =
+        shmt_ofi_lib.getinfo(SHMT_OFI_FI_VERSION, NULL, NULL, 0, hints, &list);
+    if (ret == 0 && list &&
+        strcmp(list->fabric_attr->prov_name, shmt_ofi.prov) == 0) {
+        struct fi_info *info = shmt_ofi_lib.dupinfo(list);
+
+        if (info) {
+            shmt_ofi_lib.freeinfo(shmt_ofi.info);
+            shmt_ofi.info = info;
+            shmt_ofi.prov = info->fabric_attr->prov_name;
+            shmt_ofi.mr_mode = (uint64_t)info->domain_attr->mr_mode;
+        }
+    } else {
+        SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
+                 "provider %s offers no FI_HMEM: device data goes through "
+                 "the device service",
+                 shmt_ofi.prov);
+    }
+    if (list)
+        shmt_ofi_lib.freeinfo(list);
+    shmt_ofi_lib.freeinfo(hints);
+}
+
+static int hmem_bind(shmt_ep_t *ep, struct fid_mr *mr)
+{
+    int ret;
+
+    if (!(shmt_ofi.mr_mode & FI_MR_ENDPOINT))
+        return 0;
+    ret = fi_mr_bind(mr, &ep->ep->fid, 0);
+    if (ret == 0)
+        ret = fi_mr_enable(mr);
+    return ret;
+}
+
+/* fi_mr_regattr of [addr, addr+size) as memory of interface hm. */
+static int hmem_regattr(void *addr, size_t size, shmi_gpu_hmem_t hm,
+                        struct fid_mr **mr)
+{
+    struct iovec iov = {addr, size};
+    struct fi_mr_attr attr;
+
+    memset(&attr, 0, sizeof(attr));
+    attr.mr_iov = &iov;
+    attr.iov_count = 1;
+    attr.access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    attr.requested_key =
+        (shmt_ofi.mr_mode & FI_MR_PROV_KEY)
+            ? 0
+            : __atomic_fetch_add(&shmt_ofi.next_key, 1, __ATOMIC_RELAXED);
+    attr.iface = (enum fi_hmem_iface)hm.iface;
+    if (hm.iface == FI_HMEM_ZE)
+        attr.device.ze = hm.device;
+    else if (hm.iface != FI_HMEM_SYSTEM)
+        attr.device.cuda = hm.device; /* rocr ignores it */
+    return fi_mr_regattr(shmt_ofi.domain, &attr, 0, mr);
+}
+
+int shmt_ofi_hmem_register(shmt_ep_t *ep, shmt_ofi_mr_t *out)
+{
+    shmi_gpu_hmem_t hm;
+    struct fid_mr *mr;
+    void *addr;
+    size_t size;
+    int ret;
+
+    memset(out, 0, sizeof(*out));
+    if (shmi_device_fabric_view(&addr, &size, &hm) != 0)
+        return 0;
+    /* Without FI_HMEM a provider cannot take device memory; the mock's
+     * "cuda" test mode asks anyway, so that the refusal is exercised. */
+    if (hm.iface != FI_HMEM_SYSTEM && !(shmt_ofi.info->caps & FI_HMEM) &&
+        shmi_device_backend() != &shmi_gpu_mock_ops)
+        return 0;
+    ret = hmem_regattr(addr, size, hm, &mr);
+    if (ret) {
+        SHMI_LOG(ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP ? SHMI_LOG_DEBUG
+                                                            : SHMI_LOG_WARN,
+                 "ofi",
+                 "device heap not registered with %s (fi_mr_regattr: %s): "
+                 "device data goes through the device service",
+                 shmt_ofi.prov, shmt_ofi_lib.strerror(-ret));
+        return 0;
+    }
+    ret = hmem_bind(ep, mr);
+    if (ret) {
+        shmt_ofi_log_fail("fi_mr_bind (device heap)", ret);
+        fi_close(&mr->fid);
+        return 0;
+    }
+    out->mr = mr;
+    out->key = fi_mr_key(mr);
+    out->desc =
+        (shmt_ofi.mr_mode & (FI_MR_LOCAL | FI_MR_HMEM)) ? fi_mr_desc(mr) : NULL;
+    hmem_base = (uint64_t)(uintptr_t)addr;
+    return 0;
+}
+
+uint64_t shmt_ofi_seg_base(int seg)
+{
+    if (seg == SHMI_SEG_DEVICE)
+        return hmem_base;
+    return (uint64_t)(uintptr_t)shmi_state.seg[seg].base;
+}
+
+void shmt_ofi_hmem_connected(void)
+{
+    shmi_device_service_start();
+}
+
+void shmt_ofi_hmem_finalize(void)
+{
+    shmi_device_service_stop();
+    hmem_base = 0;
+}
