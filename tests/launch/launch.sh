@@ -137,7 +137,7 @@ case_srun() {
     echo "ok: $2 PEs under srun --mpi=pmix, directly and through oshrun"
 }
 
-# Two simulated nodes (network namespaces, slurm-multi.sh): locality and
+# Two simulated nodes (network namespaces, tests/multinode/cluster.sh): locality and
 # node numbers must come out right across nodes, with block and cyclic
 # placement.
 case_srun_multi() {
@@ -154,22 +154,26 @@ case_srun_multi() {
         export LD_LIBRARY_PATH=$B/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     fi
     cp "$real" "$base/" || fail "cannot copy $real"
-    export D=$base/slurm NODES=2
+    # Prefix and subnet of their own: the multi-node check's cluster may run
+    # at the same time. KEEP: a build tree under /tmp stays visible inside
+    # the nodes (the programs load libweft from it).
+    export D=$base/slurm NODES=2 PFX=sl NET=10.77.0 KEEP=$PWD
+    local cluster=$S/tests/multinode/cluster.sh
     # The nodes talk over their private bridge (never leaving this machine);
     # loopback cannot join them.
     unset FI_TCP_IFACE FI_SOCKETS_IFACE
-    trap 'timeout 10 bash "$S/tests/launch/slurm-multi.sh" run scancel -u "$(id -un)" >/dev/null 2>&1
-          bash "$S/tests/launch/slurm-multi.sh" stop >/dev/null 2>&1; rm -rf "$base" "$out"' EXIT
-    if ! timeout 600 bash "$S/tests/launch/slurm-multi.sh" start >"$out/slurm.log" 2>&1; then
+    trap 'timeout 10 bash "$S/tests/multinode/cluster.sh" run scancel -u "$(id -un)" >/dev/null 2>&1
+          bash "$S/tests/multinode/cluster.sh" stop >/dev/null 2>&1; rm -rf "$base" "$out"' EXIT
+    if ! timeout 600 bash "$cluster" start >"$out/slurm.log" 2>&1; then
         tail -n 5 "$out/slurm.log"
         skip "the simulated two-node Slurm did not start (see above)"
     fi
-    run timeout 60 bash "$S/tests/launch/slurm-multi.sh" run srun -K -N 2 -n 4 "$base/${prog##*/}" -n 4
+    run timeout 60 bash "$cluster" run srun -K -N 2 -n 4 "$base/${prog##*/}" -n 4
     check_hello 4
     case "$prog" in *boot_hello)
         [ "$(grep -c 'node [01] of 2' "$out/stdout")" = 4 ] || fail "node numbers";;
     esac
-    run timeout 60 bash "$S/tests/launch/slurm-multi.sh" run srun -K -N 2 -n 3 -m cyclic "$base/${prog##*/}" -n 3
+    run timeout 60 bash "$cluster" run srun -K -N 2 -n 3 -m cyclic "$base/${prog##*/}" -n 3
     check_hello 3
     case "$prog" in *boot_hello)
         grep -q "PE 1 of 3 (local 0 of 1, node 1 of 2" "$out/stdout" || fail "cyclic placement";;

@@ -1,33 +1,43 @@
 #!/bin/bash
-# N simulated Slurm nodes on one Debian 12 machine (root), for the
-# multi-node checks and benchmarks. The same construction as
-# tests/launch/slurm-multi.sh (each node: its own network namespace with an
-# IP on a private bridge, its own hostname, its own /tmp), with two
-# differences: the namespaces carry a prefix (PFX) and the bridge its own
-# subnet (NET), so that this cluster and the launch tests' cluster can run
-# side by side; and `stop` also ends every process still inside the
-# namespaces (job steps, stray PEs) before deleting them.
+# N simulated Slurm nodes on one Debian 12 machine (root), for the launch
+# tests, the multi-node checks and the benchmarks: each node is its own
+# network namespace with an IP on a private bridge, its own hostname and its
+# own /tmp (Slurm's pmix plugin keeps per-step files there). The namespaces
+# carry a prefix (PFX) and the bridge its own subnet (NET), so that two
+# clusters can run side by side; `stop` also ends every process still
+# inside the namespaces (job steps, stray PEs) before deleting them.
 #
 # Usage: cluster.sh start|stop|run CMD...|on HOST CMD...
-# Env: D (work dir, outside /tmp), NODES (default 2), PFX (default mn),
-#      NET (default 10.78.0), CPUS (per node, default 4)
+# Env: D (work dir, outside /tmp unless under KEEP), NODES (default 2),
+#      PFX (default mn), NET (default 10.78.0), CPUS (per node, default 4),
+#      KEEP (a directory under /tmp that stays visible inside the nodes, e.g.
+#      a build tree whose libweft the programs load; default: none)
 set -euo pipefail
 D=${D:-/var/tmp/weft-mn}; NODES=${NODES:-2}; PFX=${PFX:-mn}; NET=${NET:-10.78.0}
-CPUS=${CPUS:-4}
+CPUS=${CPUS:-4}; KEEP=${KEEP:-}
 export SLURM_CONF=$D/slurm.conf
-case "$D" in /tmp/*) echo "cluster.sh: D=$D is under /tmp: the nodes would not see it" >&2; exit 2;; esac
+case "$KEEP" in /tmp/*|'') ;; *) KEEP= ;; esac  # only /tmp is private
+case "$D" in /tmp/*)
+    case "$D/" in "${KEEP:-/nowhere}"/*) ;;
+    *) echo "cluster.sh: D=$D is under /tmp: the nodes would not see it" >&2; exit 2;;
+    esac;;
+esac
 case "$PFX" in *[!a-z0-9]*|'') echo "cluster.sh: PFX must be lower-case letters and digits" >&2; exit 2;; esac
 
 # Run a command "on" host $1 (ctl or nK): its network namespace, its own
-# hostname and /etc/hosts, its private /tmp. nsenter --net, not
-# 'ip netns exec': the latter remounts /sys and hides /sys/fs/cgroup.
+# hostname and /etc/hosts, its private /tmp (with KEEP bound at the same
+# place inside it). nsenter --net, not 'ip netns exec': the latter remounts
+# /sys and hides /sys/fs/cgroup.
 on() {
     local n=$1; shift
-    mkdir -p "$D/tmp-$n"
+    local T=$D/tmp-$n
+    mkdir -p "$T"
+    [ -z "$KEEP" ] || mkdir -p "$T/${KEEP#/tmp/}"
     nsenter --net="/run/netns/$PFX$n" unshare --uts --mount sh -c '
         hostname "$0"; mount --bind "$1/hosts" /etc/hosts
+        [ -z "$3" ] || mount --bind "$3" "$2/${3#/tmp/}"
         mount --rbind "$2" /tmp
-        shift 2; exec "$@"' "$n" "$D" "$D/tmp-$n" "$@"
+        shift 3; exec "$@"' "$n" "$D" "$T" "$KEEP" "$@"
 }
 
 namespaces() { ip netns list | awk -v p="$PFX" '$1 ~ "^" p "(ctl|n[0-9]+|sw)$" { print $1 }'; }
