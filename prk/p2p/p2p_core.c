@@ -9,6 +9,13 @@
 
 #include "common/prk_comm.h"
 
+/* GCC and Clang on x86-64 compile an AVX-512 row for processors that
+ * have it, whatever the target of the rest of the program. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define P2P_HAVE_AVX512 1
+#endif
+
 int p2p_setup(p2p_t *p, int argc, char **argv, int npes, int me,
               char msg[PRK_MSG_MAX])
 {
@@ -40,6 +47,9 @@ int p2p_setup(p2p_t *p, int argc, char **argv, int npes, int me,
     }
     p->w = prk_block(p->m, npes, me, &p->start);
     p2p_set_layout(p, 0, 1);
+#ifdef P2P_HAVE_AVX512
+    p->simd = __builtin_cpu_supports("avx512f");
+#endif
     return 0;
 }
 
@@ -81,20 +91,21 @@ void p2p_print_params(const p2p_t *p)
  * A row is a running sum: cur[li] = cur[li-1] + d[li] with
  * d[li] = prev[li] - prev[li-1]. Evaluated point after point, every point
  * waits for the previous addition (the reference order even waits for two).
- * Here the row goes in blocks of 8 points: the partial sums within a
- * block do not depend on the block before, so the processor overlaps them,
- * and only two additions per block (the carry) wait for the previous one.
- * Every value is an integer held exactly in a double, so any order of the
- * additions gives the reference's values to the last bit.
+ * Both evaluations below still form every difference d[li] and add them
+ * up along the row; they only group the additions so that most of them do
+ * not wait for one another. Every value is an integer held exactly in a
+ * double (below 2^53 for any run that ends in reasonable time), so any
+ * grouping gives the reference's values to the last bit.
  */
-void p2p_row(p2p_t *p, long j)
+
+/* Blocks of 8 points whose partial sums do not wait for the previous
+ * block; only the carry does. */
+static void p2p_row_scalar(double *restrict cur, const double *restrict prev,
+                           long li, long w)
 {
-    double *restrict cur = p2p_at(p, 0, j);
-    const double *restrict prev = p2p_at(p, 0, j - 1);
-    long li = p->start == 0 ? 2 : 1;
     double carry = cur[li - 1];
 
-    for (; li + 7 <= p->w; li += 8) {
+    for (; li + 7 <= w; li += 8) {
         const double *q = prev + li - 1;
         double d0 = q[1] - q[0], d1 = q[2] - q[1], d2 = q[3] - q[2];
         double d3 = q[4] - q[3], d4 = q[5] - q[4], d5 = q[6] - q[5];
@@ -113,8 +124,92 @@ void p2p_row(p2p_t *p, long j)
         carry = c4 + s47;
         cur[li + 7] = carry;
     }
-    for (; li <= p->w; li++)
+    for (; li <= w; li++)
         cur[li] = cur[li - 1] + (prev[li] - prev[li - 1]);
+}
+
+#ifdef P2P_HAVE_AVX512
+/* Shifts the 8 lanes of x up by k (k lanes of zeros enter at the bottom). */
+#define P2P_SHIFT_UP(x, k)                                                    \
+    _mm512_castsi512_pd(_mm512_alignr_epi64(                                  \
+        _mm512_castpd_si512(x), _mm512_setzero_si512(), 8 - (k)))
+
+/* The running sums of the differences d[li .. li+7] (q = prev + li) whose
+ * lanes are in `lanes` (the others count as 0): lane k holds d[li] + ... +
+ * d[li+k], in three shift-and-add steps. Masked lanes are not read. */
+__attribute__((target("avx512f"))) static inline __m512d
+p2p_scan8(const double *q, __mmask8 lanes)
+{
+    __m512d d = _mm512_sub_pd(_mm512_maskz_loadu_pd(lanes, q),
+                              _mm512_maskz_loadu_pd(lanes, q - 1));
+
+    d = _mm512_add_pd(d, P2P_SHIFT_UP(d, 1));
+    d = _mm512_add_pd(d, P2P_SHIFT_UP(d, 2));
+    return _mm512_add_pd(d, P2P_SHIFT_UP(d, 4));
+}
+
+/* Lanes of a group of 8 points of which only the first `left` exist. */
+static inline __mmask8 p2p_lanes(long left)
+{
+    return left >= 8 ? 0xff : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+}
+
+/* 32 points from li (only the first `left` of them when left < 32): four
+ * groups of 8 summed independently, their sums added as a tree, so that
+ * the carry from block to block waits for one addition. Returns the new
+ * carry (meaningful after a full block). */
+__attribute__((target("avx512f"))) static inline __m512d
+p2p_block32(double *restrict cur, const double *restrict prev, long li,
+            long left, __m512d carry)
+{
+    const __m512i top = _mm512_set1_epi64(7);
+    __mmask8 m0 = p2p_lanes(left), m1 = p2p_lanes(left - 8);
+    __mmask8 m2 = p2p_lanes(left - 16), m3 = p2p_lanes(left - 24);
+    __m512d x0 = p2p_scan8(prev + li, m0), x1 = p2p_scan8(prev + li + 8, m1);
+    __m512d x2 = p2p_scan8(prev + li + 16, m2);
+    __m512d x3 = p2p_scan8(prev + li + 24, m3);
+    __m512d t0 = _mm512_permutexvar_pd(top, x0);
+    __m512d t2 = _mm512_permutexvar_pd(top, x2);
+    __m512d s01 = _mm512_add_pd(t0, _mm512_permutexvar_pd(top, x1));
+    __m512d s23 = _mm512_add_pd(t2, _mm512_permutexvar_pd(top, x3));
+    __m512d c2 = _mm512_add_pd(carry, s01);
+
+    _mm512_mask_storeu_pd(cur + li, m0, _mm512_add_pd(carry, x0));
+    _mm512_mask_storeu_pd(cur + li + 8, m1,
+                          _mm512_add_pd(_mm512_add_pd(carry, t0), x1));
+    _mm512_mask_storeu_pd(cur + li + 16, m2, _mm512_add_pd(c2, x2));
+    _mm512_mask_storeu_pd(cur + li + 24, m3,
+                          _mm512_add_pd(_mm512_add_pd(c2, t2), x3));
+    return _mm512_add_pd(carry, _mm512_add_pd(s01, s23));
+}
+
+/* The row 32 points at a time; the last block masked to the row's end. */
+__attribute__((target("avx512f"))) static void
+p2p_row_avx512(double *restrict cur, const double *restrict prev, long li,
+               long w)
+{
+    __m512d carry = _mm512_set1_pd(cur[li - 1]);
+
+    for (; li + 31 <= w; li += 32)
+        carry = p2p_block32(cur, prev, li, 32, carry);
+    if (li <= w)
+        p2p_block32(cur, prev, li, w - li + 1, carry);
+}
+#endif
+
+void p2p_row(p2p_t *p, long j)
+{
+    double *restrict cur = p2p_at(p, 0, j);
+    const double *restrict prev = p2p_at(p, 0, j - 1);
+    long li = p->start == 0 ? 2 : 1;
+
+#ifdef P2P_HAVE_AVX512
+    if (p->simd) {
+        p2p_row_avx512(cur, prev, li, p->w);
+        return;
+    }
+#endif
+    p2p_row_scalar(cur, prev, li, p->w);
 }
 
 int p2p_finish(const p2p_t *p, double local_elapsed)

@@ -21,6 +21,7 @@ typedef struct p2p {
     long lead;     /* elements reserved in front of each row's ghost cell */
     long ld;       /* row length: lead + largest block + 1, rounded up */
     double *a;     /* ld x n; allocated by the version (it may be symmetric) */
+    int simd;      /* p2p_row may use AVX-512 (the processor has it) */
 } p2p_t;
 
 /* Parses and checks the arguments. 0, or -1 with a reason in msg. */

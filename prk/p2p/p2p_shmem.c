@@ -12,13 +12,15 @@
  * points into, so a row costs one line transfer and no ping-pong. Flags
  * only grow, so they are never reset and need no sense reversal; one
  * mailbox per row is enough because the corner value that closes a sweep
- * (sent by the last PE to PE 0) orders every write of a sweep after every
- * read of the previous one.
+ * (sent by the last PE to PE 0 through PE 0's mailbox 0, the same way)
+ * orders every write of a sweep after every read of the previous one.
+ * Only the mailboxes are symmetric; A is private, as in the MPI version.
  */
 #include <shmem.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/prk_comm.h"
@@ -54,31 +56,30 @@ static void p2p_wait_row(uint64_t *flag, uint64_t mark)
     shmem_signal_wait_until(flag, SHMEM_CMP_GE, mark);
 }
 
-/* Hands row j's boundary value to the right neighbour: through the
- * load/store view `right_box` of its mailboxes when there is one, else by
- * put-with-signal. */
-static void p2p_send_row(const p2p_t *p, uint64_t *box, uint64_t *right_box,
-                         long j, uint64_t mark)
+/* Sets the mailbox j of PE pe to value and its flag to mark: through
+ * view, the load/store view of pe's mailboxes, when there is one, else
+ * by put-with-signal. */
+static void p2p_post(uint64_t *view, uint64_t *box, long j, double value,
+                     uint64_t mark, int pe)
 {
-    double value = *p2p_at(p, p->w, j);
-
-    if (right_box != NULL) {
-        *p2p_box_value(right_box, j) = value;
-        __atomic_store_n(p2p_box(right_box, j), mark, __ATOMIC_RELEASE);
+    if (view != NULL) {
+        *p2p_box_value(view, j) = value;
+        __atomic_store_n(p2p_box(view, j), mark, __ATOMIC_RELEASE);
         return;
     }
     shmem_double_put_signal(p2p_box_value(box, j), &value, 1, p2p_box(box, j),
-                            mark, SHMEM_SIGNAL_SET, p->me + 1);
+                            mark, SHMEM_SIGNAL_SET, pe);
 }
 
-/* corner on PE 0: the corner value A(0,0) of the sweep has arrived.
- * Every flag holds the number of the sweep + 1. */
+/* One sweep. Mailbox 0 (rows start at 1) carries the corner value
+ * -A(m-1, n-1) from the last PE to PE 0. right_box and corner_box are the
+ * load/store views of the right neighbour's and PE 0's mailboxes (or
+ * NULL). Every flag holds the number of the sweep + 1. */
 static void p2p_shmem_sweep(p2p_t *p, uint64_t *box, uint64_t *right_box,
-                            uint64_t *corner, long iter)
+                            uint64_t *corner_box, long iter)
 {
     int left = p->me - 1, right = p->me + 1, last = p->npes - 1;
     uint64_t mark = (uint64_t)iter + 1;
-    double value;
 
     for (long j = 1; j < p->n; j++) {
         if (left >= 0) {
@@ -87,23 +88,22 @@ static void p2p_shmem_sweep(p2p_t *p, uint64_t *box, uint64_t *right_box,
         }
         p2p_row(p, j);
         if (right < p->npes)
-            p2p_send_row(p, box, right_box, j, mark);
+            p2p_post(right_box, box, j, *p2p_at(p, p->w, j), mark, right);
     }
     if (p->npes == 1) {
         *p2p_at(p, 1, 0) = -*p2p_at(p, p->w, p->n - 1);
     } else if (p->me == last) {
-        value = -*p2p_at(p, p->w, p->n - 1);
-        shmem_double_put_signal(p2p_at(p, 1, 0), &value, 1, corner, mark,
-                                SHMEM_SIGNAL_SET, 0);
+        p2p_post(corner_box, box, 0, -*p2p_at(p, p->w, p->n - 1), mark, 0);
     } else if (p->me == 0) {
-        shmem_signal_wait_until(corner, SHMEM_CMP_GE, mark);
+        p2p_wait_row(p2p_box(box, 0), mark);
+        *p2p_at(p, 1, 0) = *p2p_box_value(box, 0);
     }
 }
 
 int main(int argc, char **argv)
 {
     p2p_t p;
-    uint64_t *corner = NULL, *box = NULL, *right_box = NULL;
+    uint64_t *box = NULL, *right_box = NULL, *corner_box = NULL;
     char msg[PRK_MSG_MAX] = "";
     double t0 = 0.0, elapsed;
     int status = 1, err;
@@ -114,24 +114,26 @@ int main(int argc, char **argv)
     err = p2p_setup(&p, argc, argv, prk_comm_size(), prk_comm_rank(), msg);
     if (prk_agree_error(err, msg))
         goto out_finalize;
-    /* Collective: the same sizes on every PE. */
-    p.a = shmem_align(P2P_LINE_DOUBLES * sizeof(double),
-                      p2p_array_count(&p) * sizeof(double));
+    /* Only the mailboxes are symmetric: no other PE touches A, which is
+     * private like the MPI version's (huge pages where the system offers
+     * them). Collective: the same sizes on every PE. */
+    p.a = prk_alloc(p2p_array_count(&p), sizeof(double));
     box = shmem_align(P2P_LINE_DOUBLES * sizeof(uint64_t),
                       (size_t)p.n * P2P_LINE_DOUBLES * sizeof(uint64_t));
-    corner = shmem_calloc(1, sizeof(uint64_t));
-    if (p.a == NULL || box == NULL || corner == NULL)
+    if (p.a == NULL || box == NULL)
         snprintf(msg, sizeof(msg),
-                 "could not allocate the %ld x %ld array (raise "
-                 "SHMEM_SYMMETRIC_SIZE)",
+                 "could not allocate the %ld x %ld array or its mailboxes "
+                 "(raise SHMEM_SYMMETRIC_SIZE)",
                  p.ld, p.n);
-    if (prk_agree_error(p.a == NULL || box == NULL || corner == NULL, msg))
+    if (prk_agree_error(p.a == NULL || box == NULL, msg))
         goto out_free;
     p2p_init(&p);
     p2p_print_params(&p);
     memset(box, 0, (size_t)p.n * P2P_LINE_DOUBLES * sizeof(uint64_t));
     if (p.me + 1 < p.npes)
         right_box = shmem_ptr(box, p.me + 1);
+    if (p.me == p.npes - 1 && p.npes > 1)
+        corner_box = shmem_ptr(box, 0);
     /* Nobody may write a mailbox before its owner has cleared it. */
     prk_comm_barrier();
     for (long iter = 0; iter <= p.iterations; iter++) {
@@ -139,14 +141,13 @@ int main(int argc, char **argv)
             prk_comm_barrier();
             t0 = prk_wtime();
         }
-        p2p_shmem_sweep(&p, box, right_box, corner, iter);
+        p2p_shmem_sweep(&p, box, right_box, corner_box, iter);
     }
     elapsed = prk_wtime() - t0;
     status = p2p_finish(&p, elapsed);
 out_free:
-    shmem_free(corner);
     shmem_free(box);
-    shmem_free(p.a);
+    free(p.a);
 out_finalize:
     prk_comm_finalize();
     return status;
