@@ -126,6 +126,33 @@ static void drain_all(oshrun_job_t *job, int max_reads)
     }
 }
 
+/* 1 when a PE other than rank was killed by a signal or exited with status
+ * 0 (not with an error) and is not reaped yet, waiting up to 500 ms: a PE
+ * that fails because a peer vanished under it (a failed fence) often tells
+ * us before the dead peer's exit is seen, and the death is the cause to
+ * report. */
+static int other_death_pending(oshrun_job_t *job, int rank)
+{
+    double until = oshrun_now() + 0.5;
+
+    do {
+        for (int r = 0; r < job->opts->npes; r++) {
+            siginfo_t si = {0};
+            oshrun_pe_t *pe = &job->pes[r];
+
+            if (r == rank || pe->pid <= 0 || pe->reaped)
+                continue;
+            if (waitid(P_PID, (id_t)pe->pid, &si,
+                       WEXITED | WNOHANG | WNOWAIT) == 0 &&
+                si.si_pid == pe->pid &&
+                (si.si_code != CLD_EXITED || si.si_status == 0))
+                return 1;
+        }
+        usleep(2000);
+    } while (oshrun_now() < until);
+    return 0;
+}
+
 static void check_abort(oshrun_job_t *job)
 {
     int aborted, rank, status;
@@ -137,15 +164,53 @@ static void check_abort(oshrun_job_t *job)
     pthread_mutex_unlock(&job->lock);
     if (!aborted || job->ending)
         return;
+    if (status != 0 && other_death_pending(job, rank))
+        return; /* reap() reports that death first */
     drain_all(job, DRAIN_PASS); /* the PE's reason comes before ours */
     if (status != 0)
         oshrun_msg("PE %d ended the job with status %d", rank, status);
     stop_job(job, status);
 }
 
+/* A PE that exited with status 0 without ever joining (no shmem_init)
+ * while another one joined: that one waits for it in shmem_init forever. */
+static void check_unjoined(oshrun_job_t *job)
+{
+    int gone = -1, joined = 0;
+
+    if (job->ending)
+        return;
+    pthread_mutex_lock(&job->lock);
+    for (int r = 0; r < job->opts->npes; r++) {
+        const oshrun_pe_t *pe = &job->pes[r];
+
+        if (pe->reaped && !pe->connected && gone < 0)
+            gone = r;
+        if (pe->connected && !pe->finalized)
+            joined = 1;
+    }
+    pthread_mutex_unlock(&job->lock);
+    if (gone < 0 || !joined)
+        return;
+    oshrun_msg("PE %d (pid %ld) exited with status 0 without calling "
+               "shmem_init, which the other PEs wait for; stopping the job",
+               gone, (long)job->pes[gone].pid);
+    stop_job(job, 1);
+}
+
+/* A PE that exited with an error status while another PE lies dead: most
+ * likely it failed because of that death, which is the one to report. */
+static int maybe_consequence(oshrun_job_t *job, int rank)
+{
+    int st = job->pes[rank].wstatus;
+
+    return WIFEXITED(st) && WEXITSTATUS(st) != 0 &&
+           other_death_pending(job, rank);
+}
+
 static void reap(oshrun_job_t *job)
 {
-    int st;
+    int st, deferred = -1;
     pid_t pid;
 
     check_abort(job); /* an abort comes before the aborting PE's exit */
@@ -169,9 +234,25 @@ static void reap(oshrun_job_t *job)
                                 DRAIN_DEAD);
             oshrun_stream_drain(&pe->err, r, job->opts->tag_output,
                                 DRAIN_DEAD);
-            if (!job->ending)
+            if (job->ending)
+                continue;
+            if (maybe_consequence(job, r)) {
+                if (deferred < 0) /* the other death is reaped next */
+                    deferred = r;
+            } else {
                 report_death(job, r, connected, finalized);
+            }
         }
+    }
+    check_unjoined(job);
+    if (deferred >= 0 && !job->ending) {
+        int connected, finalized;
+
+        pthread_mutex_lock(&job->lock);
+        connected = job->pes[deferred].connected;
+        finalized = job->pes[deferred].finalized;
+        pthread_mutex_unlock(&job->lock);
+        report_death(job, deferred, connected, finalized);
     }
 }
 
@@ -289,6 +370,7 @@ static void dispatch(oshrun_job_t *job, stdin_fwd_t *in, int sfd, int id,
         while (read(job->wake[0], drain, sizeof(drain)) > 0)
             ;
         check_abort(job);
+        check_unjoined(job);
     } else if (id == -3) {
         stdin_read(job, in);
     } else if (id == -4) {

@@ -71,6 +71,7 @@ static pmix_status_t on_connected(const pmix_proc_t *proc, void *obj,
     if (pe)
         pe->connected = 1;
     pthread_mutex_unlock(&the_job->lock);
+    oshrun_wake(the_job); /* a PE that left without joining stops the job */
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -285,6 +286,9 @@ int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env)
 
 void oshrun_server_stop(oshrun_job_t *job)
 {
-    (void)job;
-    PMIx_server_finalize();
+    /* After a failure libpmix 4.2 may deadlock in its finalize (a PE that
+     * died while connecting leaves a lock taken); every PE is gone by now
+     * and the server's files go with oshrun's temporary directory. */
+    if (job->status == 0)
+        PMIx_server_finalize();
 }

@@ -1,7 +1,8 @@
 /*
  * oshrun's private temporary directory (mode 0700): the PMIx server puts its
  * rendezvous files there; it is removed with everything in it at exit.
- * Also what killed PEs leave in /dev/shm.
+ * Also what killed PEs leave in /dev/shm (libfabric shm regions, Weft's
+ * posix heap objects).
  */
 #define _XOPEN_SOURCE 700
 #include "config.h"
@@ -82,6 +83,24 @@ static long shm_region_pid(const char *name)
     return colons == 2 && end[strlen(end) - 1] != ':' ? pid : 0;
 }
 
+/* The pid in the name of a Weft heap object of SHMEM_HEAP_OBJECT=posix
+ * ("weft-<job>-<rank>-<pid>-<tag>", src/core/heap/shm_object.c), else 0.
+ * A PE killed before its peers mapped it has not unlinked it yet. */
+static long weft_object_pid(const char *name)
+{
+    const char *p = name;
+    char *end;
+    long pid;
+
+    if (strncmp(p, "weft-", 5) != 0 || !(p = strchr(p + 5, '-')))
+        return 0;
+    strtol(p + 1, &end, 10); /* rank */
+    if (end == p + 1 || *end != '-')
+        return 0;
+    pid = strtol(end + 1, &end, 10);
+    return *end == '-' && pid > 0 ? pid : 0;
+}
+
 /* Only PEs that oshrun forked and reaped: their pid names nothing alive of
  * theirs any more, and no other process's regions are touched. */
 static int dead_pe(const oshrun_job_t *job, long pid)
@@ -102,6 +121,9 @@ void oshrun_shm_cleanup(oshrun_job_t *job)
         return;
     while ((e = readdir(d)) != NULL) {
         long pid = shm_region_pid(e->d_name);
+
+        if (!pid)
+            pid = weft_object_pid(e->d_name);
 
         if (!pid || !dead_pe(job, pid))
             continue;

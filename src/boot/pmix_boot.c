@@ -143,8 +143,34 @@ static int read_job(shmi_boot_info_t *info)
     return 0;
 }
 
+/* 1 under oshrun, which reports a PE that exits without shmem_finalize
+ * itself, with that PE's exit status. */
+static int shmi_boot_launcher_reports_exit;
+
+/* A PE that exits without shmem_finalize leaves the others waiting for it:
+ * say which one, and have the launcher end the job now (srun would notice
+ * only when the PMIx connection drops, and name the PE in PMIx terms). */
+static void shmi_boot_at_exit(int status, void *arg)
+{
+    char msg[96];
+
+    (void)arg;
+    if (!shmi_boot_pmix.connected || shmi_boot_pmix.finalized ||
+        shmi_boot_pmix.singleton)
+        return;
+    snprintf(msg, sizeof(msg),
+             "PE %u exits (status %d) without calling shmem_finalize",
+             (unsigned)shmi_boot_pmix.me.rank, status);
+    SHMI_LOG(SHMI_LOG_ERROR, "boot", "%s; the job ends", msg);
+    if (shmi_boot_launcher_reports_exit)
+        return;
+    fflush(NULL);
+    PMIx_Abort(status != 0 ? status : 1, msg, NULL, 0);
+}
+
 int shmi_boot_init(shmi_boot_info_t *info)
 {
+    static int at_exit_set;
     shmi_boot_info_t out;
     int ret;
 
@@ -155,11 +181,14 @@ int shmi_boot_init(shmi_boot_info_t *info)
     ret = connect_pmix();
     if (ret)
         goto fail;
+    if (!at_exit_set && on_exit(shmi_boot_at_exit, NULL) == 0)
+        at_exit_set = 1;
     ret = read_job(&out);
     if (ret)
         goto fail;
     out.singleton = shmi_boot_pmix.singleton;
     detect_launcher(&out);
+    shmi_boot_launcher_reports_exit = strcmp(out.launcher, "oshrun") == 0;
     ret = shmi_boot_locality(&out);
     if (ret)
         goto fail;

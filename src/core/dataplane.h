@@ -55,28 +55,66 @@ _Noreturn void shmi_dp_fabric_error(const char *routine, int pe, int ret);
 /* Translation of a PE number of a team context into a world PE: slow path. */
 int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe);
 
+/*
+ * Hot-path argument checks. configure --disable-checks (WEFT_NO_CHECKS)
+ * leaves out the PE-range check, the NULL check of the local buffer and the
+ * length part of the symmetric-range check (shmi_dp_seg), so that
+ * bench/check-cost.sh can measure what they cost; each is one predictable
+ * branch when on. A
+ * symmetric address that lies in no segment stays fatal either way: the call
+ * cannot be translated without its segment.
+ */
+#ifdef WEFT_NO_CHECKS
+enum { SHMI_DP_CHECKS = 0 };
+#else
+enum { SHMI_DP_CHECKS = 1 };
+#endif
+
 /* Validates ctx and pe; returns the world PE number. */
 static inline int shmi_dp_target(const char *routine, shmem_ctx_t ctx, int pe)
 {
     if (SHMI_UNLIKELY(ctx == SHMEM_CTX_INVALID))
         shmi_dp_bad_ctx(routine);
     if (SHMI_LIKELY(ctx->team == SHMEM_TEAM_WORLD)) {
-        if (SHMI_UNLIKELY((unsigned)pe >= (unsigned)shmi_n_pes_fast()))
+        if (SHMI_DP_CHECKS &&
+            SHMI_UNLIKELY((unsigned)pe >= (unsigned)shmi_n_pes_fast()))
             shmi_dp_bad_pe(routine, ctx, pe);
         return pe;
     }
     return shmi_dp_team_pe(routine, ctx, pe);
 }
 
-/* Finds the segment of the symmetric range [addr, addr+len); fatal if none. */
+/* Fatal when a local buffer of a non-empty transfer is NULL. */
+static inline void shmi_dp_check_local(const char *routine, const void *buf,
+                                       size_t len, int pe)
+{
+    if (SHMI_DP_CHECKS && SHMI_UNLIKELY(buf == NULL))
+        shmi_dp_bad_addr(routine, buf, len, pe);
+}
+
+/*
+ * Finds the segment of the symmetric range [addr, addr+len), len > 0; fatal
+ * if none. One subtraction and one compare per segment finds where addr
+ * starts (segments do not overlap, and an addr below a base wraps to a huge
+ * offset); the check that the range fits is then one more compare.
+ */
 static inline int shmi_dp_seg(const char *routine, const void *addr, size_t len,
                               int pe, size_t *off)
 {
-    int seg = shmi_seg_lookup(addr, len, off);
+    uintptr_t a = (uintptr_t)addr;
 
-    if (SHMI_UNLIKELY(seg < 0))
-        shmi_dp_bad_addr(routine, addr, len, pe);
-    return seg;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        uintptr_t d = a - (uintptr_t)shmi_state.seg[s].base;
+        size_t size = shmi_state.seg[s].size;
+
+        if (d < size) {
+            if (SHMI_DP_CHECKS && SHMI_UNLIKELY(len > size - d))
+                break;
+            *off = d;
+            return s;
+        }
+    }
+    shmi_dp_bad_addr(routine, addr, len, pe);
 }
 
 /* A shareable context (ctx->locked) takes its lock around fabric calls when

@@ -12,13 +12,6 @@
 #include "gpu/device_path.h"
 #include "transports/local/local_inline.h"
 
-static inline void shmi_rma_check_local(const char *routine, const void *buf,
-                                        size_t nbytes, int pe)
-{
-    if (SHMI_UNLIKELY(buf == NULL))
-        shmi_dp_bad_addr(routine, buf, nbytes, pe);
-}
-
 /* Device memory on either side (src/gpu/device_path.h). */
 static void shmi_rma_device(const char *routine, shmem_ctx_t ctx, int is_put,
                             int pe, int seg, size_t off, void *local,
@@ -44,7 +37,7 @@ static inline void shmi_rma_put(const char *routine, shmem_ctx_t ctx,
     pe = shmi_dp_target(routine, ctx, pe);
     if (SHMI_UNLIKELY(nbytes == 0))
         return;
-    shmi_rma_check_local(routine, src, nbytes, pe);
+    shmi_dp_check_local(routine, src, nbytes, pe);
     seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
     if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE ||
                       shmi_device_touches(src, nbytes))) {
@@ -71,7 +64,7 @@ static inline void shmi_rma_get(const char *routine, shmem_ctx_t ctx,
     pe = shmi_dp_target(routine, ctx, pe);
     if (SHMI_UNLIKELY(nbytes == 0))
         return;
-    shmi_rma_check_local(routine, dest, nbytes, pe);
+    shmi_dp_check_local(routine, dest, nbytes, pe);
     seg = shmi_dp_seg(routine, src, nbytes, pe, &off);
     if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE ||
                       shmi_device_touches(dest, nbytes))) {
@@ -147,7 +140,7 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     pe = shmi_dp_target(routine, ctx, pe);
     if (s->nblocks == 0 || s->blk == 0)
         return;
-    shmi_rma_check_local(routine, is_put ? src : dest, bytes, pe);
+    shmi_dp_check_local(routine, is_put ? src : dest, bytes, pe);
     lo = shmi_stride_span(sym, sym_stride, s, &span);
     seg = shmi_dp_seg(routine, lo, span, pe, &off);
     /* offset of sym itself inside its segment */

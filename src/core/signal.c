@@ -97,8 +97,7 @@ void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
     sseg = shmi_dp_seg(routine, sig_addr, sizeof(uint64_t), pe, &soff);
     s = shmi_seg_peer_ptr(pe, sseg, soff);
     if (SHMI_LIKELY(nbytes > 0)) {
-        if (SHMI_UNLIKELY(src == NULL))
-            shmi_dp_bad_addr(routine, src, nbytes, pe);
+        shmi_dp_check_local(routine, src, nbytes, pe);
         seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
         p = shmi_seg_peer_ptr(pe, seg, off);
         if (SHMI_LIKELY(p != NULL && s != NULL && shmi_dp_cpu_atomics &&

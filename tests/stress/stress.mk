@@ -6,16 +6,20 @@
 check_PROGRAMS += \
 	tests/stress/stress \
 	tests/isolation/iso_job \
+	tests/isolation/dead_pe \
 	tests/badinput/bad_input
 tests_stress_stress_SOURCES = tests/stress/stress.c tests/stress/stress_rounds.c \
 	tests/stress/stress.h
 tests_stress_stress_LDADD = libweft.la
 tests_isolation_iso_job_SOURCES = tests/isolation/iso_job.c
 tests_isolation_iso_job_LDADD = libweft.la
+tests_isolation_dead_pe_SOURCES = tests/isolation/dead_pe.c
+tests_isolation_dead_pe_LDADD = libweft.la -lpthread
 tests_badinput_bad_input_SOURCES = tests/badinput/bad_input.c
 tests_badinput_bad_input_LDADD = libweft.la
-dist_check_SCRIPTS += tests/isolation/isolation.sh tests/badinput/expect_fail.sh
-dist_noinst_SCRIPTS += scripts/sanitize-check.sh
+dist_check_SCRIPTS += tests/isolation/isolation.sh tests/isolation/dead_pe.sh \
+	tests/badinput/expect_fail.sh
+dist_noinst_SCRIPTS += scripts/sanitize-check.sh bench/check-cost.sh
 EXTRA_DIST += tests/stress/stress.cases tests/isolation/isolation.cases \
 	tests/badinput/badinput.cases tests/sanitize/lsan.supp \
 	tests/sanitize/ubsan.supp tests/sanitize/tsan.supp \

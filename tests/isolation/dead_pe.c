@@ -1,0 +1,155 @@
+/*
+ * One PE dies at a chosen point of a run while the others go on; the job
+ * must end (tests/isolation/dead_pe.sh checks how fast and how cleanly).
+ *
+ *   dead_pe -r PE -p POINT -f HOW [-d MS]
+ *
+ * POINT, where PE dies and where the others are meanwhile:
+ *   start        before shmem_init, MS ms after start; others in shmem_init
+ *   init         from a thread, MS ms into its shmem_init; others in it too
+ *   barrier      MS ms after shmem_init; others in shmem_barrier_all
+ *   reduce       the same; others in shmem_long_sum_reduce
+ *   wait         the same; others in shmem_long_wait_until
+ *   signal_wait  the same; others in shmem_signal_wait_until
+ * HOW: kill (SIGKILL), segv (a real invalid access), exit (exit(0) without
+ * shmem_finalize).
+ * Every PE prints "PE r pid N" first, so the test can look for what is left;
+ * the dying PE prints "failing at SECONDS" (wall clock) just before dying.
+ * A PE that gets out of its wait prints FAIL and exits 1: the job was meant
+ * to be ended under it.
+ */
+#include <pthread.h>
+#include <shmem.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *how = "kill";
+static long delay_ms = 300;
+static volatile int in_init;
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static void fail_now(const char *where)
+{
+    static int *volatile nowhere; /* NULL, and the compiler cannot know */
+    struct timespec t;
+
+    clock_gettime(CLOCK_REALTIME, &t);
+    fprintf(stderr, "failing at %ld.%06ld (%s, %s)\n", (long)t.tv_sec,
+            t.tv_nsec / 1000, where, how);
+    fflush(NULL);
+    if (strcmp(how, "exit") == 0)
+        exit(0);
+    if (strcmp(how, "segv") == 0)
+        *nowhere = 1;
+    raise(SIGKILL);
+    abort();
+}
+
+static void *fail_in_init(void *arg)
+{
+    (void)arg;
+    sleep_ms(delay_ms);
+    fail_now(in_init ? "inside shmem_init" : "just after shmem_init");
+    return NULL;
+}
+
+/* The rank before shmem_init: every PMIx launcher sets PMIX_RANK. */
+static int rank_from_env(void)
+{
+    const char *r = getenv("PMIX_RANK");
+
+    if (r == NULL)
+        r = getenv("SLURM_PROCID");
+    return r ? atoi(r) : -1;
+}
+
+static void others_wait(const char *point)
+{
+    static long flag, src, dst;
+    static uint64_t sig;
+
+    if (strcmp(point, "barrier") == 0)
+        shmem_barrier_all();
+    else if (strcmp(point, "reduce") == 0)
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &dst, &src, 1);
+    else if (strcmp(point, "wait") == 0)
+        shmem_long_wait_until(&flag, SHMEM_CMP_NE, 0);
+    else if (strcmp(point, "signal_wait") == 0)
+        shmem_signal_wait_until(&sig, SHMEM_CMP_NE, 0);
+    else {
+        fprintf(stderr, "dead_pe: unknown point %s\n", point);
+        exit(2);
+    }
+    printf("FAIL: PE %d got out of %s although a PE died\n", shmem_my_pe(),
+           point);
+    exit(1);
+}
+
+int main(int argc, char **argv)
+{
+    const char *point = "barrier";
+    int victim = 1, opt, me;
+    pthread_t th;
+
+    while ((opt = getopt(argc, argv, "r:p:f:d:")) != -1) {
+        switch (opt) {
+        case 'r': victim = atoi(optarg); break;
+        case 'p': point = optarg; break;
+        case 'f': how = optarg; break;
+        case 'd': delay_ms = atol(optarg); break;
+        default:
+            fprintf(stderr, "usage: dead_pe -r PE -p POINT -f kill|segv|exit [-d MS]\n");
+            return 2;
+        }
+    }
+    if (strcmp(how, "kill") && strcmp(how, "segv") && strcmp(how, "exit")) {
+        fprintf(stderr, "dead_pe: unknown failure %s\n", how);
+        return 2;
+    }
+    me = rank_from_env();
+    printf("PE %d pid %d\n", me, (int)getpid());
+    if (me == 0 && getenv("SLURM_JOB_ID"))
+        printf("slurm step %s.%s\n", getenv("SLURM_JOB_ID"),
+               getenv("SLURM_STEP_ID") ? getenv("SLURM_STEP_ID") : "0");
+    fflush(stdout);
+    if (me == victim && strcmp(point, "start") == 0) {
+        sleep_ms(delay_ms);
+        fail_now("before shmem_init");
+    }
+    if (me == victim && strcmp(point, "init") == 0) {
+        in_init = 1;
+        if (pthread_create(&th, NULL, fail_in_init, NULL) != 0) {
+            fprintf(stderr, "dead_pe: pthread_create failed\n");
+            return 2;
+        }
+    }
+    shmem_init();
+    in_init = 0;
+    if (me == victim && strcmp(point, "init") == 0)
+        for (;;) /* shmem_init was quick: the thread ends this PE here */
+            sleep_ms(1000);
+    if (me != shmem_my_pe()) {
+        printf("FAIL: PE %d has PMIX_RANK %d\n", shmem_my_pe(), me);
+        shmem_global_exit(1);
+    }
+    if (strcmp(point, "start") == 0 || strcmp(point, "init") == 0)
+        others_wait("barrier");
+    if (me == victim) {
+        sleep_ms(delay_ms);
+        fail_now(point);
+    }
+    others_wait(point);
+    return 1;
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# A PE dies at one point of a run (tests/isolation/dead_pe.c), by SIGKILL,
+# by SIGSEGV and by exit(0) without shmem_finalize; for each:
+#   - the job ends with a non-zero status within 2 s of the death,
+#   - a message names the dead PE,
+#   - within those 2 s no process of the job is left,
+#   - nothing new is left in /dev/shm (named after the job or one of its
+#     processes, or Weft's) nor in the job's TMPDIR.
+#
+#   dead_pe.sh oshrun|srun POINT [HOW...]
+#
+# POINT: start, init, barrier, reduce, wait, signal_wait (see dead_pe.c);
+# HOW defaults to "kill segv exit". srun runs on the one-node Slurm of
+# tests/launch/slurm-single.sh (started and stopped here unless one answers
+# already; skipped, status 77, when it cannot start). Run by tests/run-tests.
+set -u
+launcher=${1:?usage: dead_pe.sh oshrun|srun POINT [HOW...]}
+point=${2:?usage: dead_pe.sh oshrun|srun POINT [HOW...]}
+shift 2
+hows=${*:-kill segv exit}
+S=${S:-..}; B=${B:-.}
+OSHRUN=${OSHRUN:-$B/tools/oshrun}
+prog=$B/tests/isolation/dead_pe
+NP=4 VICTIM=2 LIMIT=2.0
+export FI_TCP_IFACE=lo FI_SOCKETS_IFACE=lo
+[ -x "$prog" ] || { echo "FAIL: $prog is missing (make check builds it)"; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/weft-dead.XXXXXX")
+started=0
+cleanup() {
+    if [ "$started" = 1 ]; then
+        local pids
+        timeout 10 scancel -u "$(id -un)" >/dev/null 2>&1
+        pids=$(cat "$D"/run/*.pid 2>/dev/null)
+        bash "$S/tests/launch/slurm-single.sh" stop >/dev/null 2>&1
+        for _ in $(seq 50); do
+            [ -n "$(ps -o stat= -p "$(echo $pids | tr ' ' ,)" 2>/dev/null | grep -v Z)" ] || break
+            sleep 0.1
+        done
+        rm -rf "$D"
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+errs=0
+bad() { echo "FAIL: $*"; errs=$((errs + 1)); }
+skip() { echo "skipped: $*"; exit 77; }
+
+# The PEs' TMPDIR is the job's own: whatever is left there is the job's.
+export TMPDIR=$work/tmp
+mkdir -m 700 "$TMPDIR"
+
+slurm_up() {
+    export D=${WEFT_SLURM_DIR:-/tmp/weft-slurm1}
+    export SLURM_CONF=$D/slurm.conf
+    command -v srun >/dev/null || [ "$(id -u)" = 0 ] ||
+        skip "Slurm is not installed and installing it needs root"
+    if [ -f "$SLURM_CONF" ] && sinfo -h -o %T 2>/dev/null | grep -qx idle; then
+        return 0
+    fi
+    [ "$(id -u)" = 0 ] || skip "starting a test Slurm needs root"
+    if ! timeout 600 bash "$S/tests/launch/slurm-single.sh" start >"$work/slurm.log" 2>&1; then
+        tail -n 5 "$work/slurm.log"
+        skip "the one-node Slurm did not start (see above)"
+    fi
+    started=1
+}
+
+# A libtool wrapper would be the task srun starts: run the real program.
+real=$prog
+if [ -x "$B/tests/isolation/.libs/dead_pe" ]; then
+    real=$B/tests/isolation/.libs/dead_pe
+    export LD_LIBRARY_PATH=$B/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+
+case $launcher in
+oshrun) cmd=("$OSHRUN" -n $NP "$prog") ;;
+srun) slurm_up; cmd=(srun --mpi=pmix -K -n $NP "$real") ;;
+*) echo "usage: dead_pe.sh oshrun|srun POINT [HOW...]"; exit 2 ;;
+esac
+# Long enough for the others to be in their wait; "init" dies from a thread
+# while shmem_init runs.
+delay=300
+[ "$point" = init ] && delay=5
+
+# Processes of the job still there (zombies do not count).
+left_over() {
+    local pids
+    pids=$(sed -n 's/^\(\[pe [0-9]*\] \)\?PE [0-9-]* pid \([0-9]*\)$/\2/p' "$work/out" | sort -u)
+    [ -n "$pids" ] || return 0
+    ps -o pid=,stat=,comm= -p "$(echo $pids | tr ' ' ,)" 2>/dev/null | awk '$2 !~ /^Z/'
+}
+
+# libpmix 4.2 can deadlock in the PMIx_server_finalize of slurmstepd when a
+# task died while connecting (the same happens in oshrun, which now skips
+# that finalize after a failure): the step's slurmstepd then stays, with no
+# task left. Not Weft's to fix; say so, and stop it so nothing stays behind.
+stepd_gone() {
+    local step pids
+    step=$(sed -n 's/^\(\[pe [0-9]*\] \)\?slurm step \([0-9.]*\)$/\2/p' "$work/out" | head -n 1)
+    [ -n "$step" ] || return 0
+    for _ in $(seq 30); do
+        pids=$(pgrep -x -f "slurmstepd: \[$step\]")
+        [ -n "$pids" ] || return 0
+        sleep 0.1
+    done
+    echo "note: slurmstepd of step $step still there 3 s after the job (libpmix finalize deadlock); stopping it"
+    kill -9 $pids 2>/dev/null
+}
+
+one() {
+    local how=$1 rc t_end t_fail secs new pids p left
+    ls /dev/shm 2>/dev/null | sort >"$work/shm.before"
+    timeout 60 "${cmd[@]}" -r $VICTIM -p "$point" -f "$how" -d $delay \
+        >"$work/out" 2>"$work/err" </dev/null
+    rc=$?
+    t_end=$EPOCHREALTIME
+    t_fail=$(sed -n 's/^\(\[pe [0-9]*\] \)\?failing at \([0-9.]*\) .*/\2/p' "$work/err" | head -n 1)
+    show() { sed 's/^/  out| /' "$work/out"; sed 's/^/  err| /' "$work/err"; }
+    if [ -z "$t_fail" ]; then
+        bad "$launcher $point $how: the PE did not fail (status $rc)"; show; return
+    fi
+    secs=$(awk -v a="$t_fail" -v b="$t_end" 'BEGIN { printf "%.2f", b - a }')
+    [ "$rc" != 0 ] || bad "$launcher $point $how: exit status 0"
+    [ "$rc" != 124 ] || { bad "$launcher $point $how: the job did not end (killed after 60 s)"; show; }
+    awk -v s="$secs" -v l=$LIMIT 'BEGIN { exit !(s < l) }' ||
+        bad "$launcher $point $how: the job ended ${secs}s after the death"
+    grep -v "failing at" "$work/err" | grep -q -E "PE $VICTIM[^0-9]|task $VICTIM[^0-9]|pe $VICTIM\]" ||
+        { bad "$launcher $point $how: no message names PE $VICTIM"; show; }
+    grep -q "^FAIL" "$work/out" && { bad "$launcher $point $how: a PE got out of its wait"; show; }
+    # The processes have until LIMIT seconds after the death to be gone.
+    while left=$(left_over) && [ -n "$left" ] &&
+        awk -v a="$t_fail" -v b="$EPOCHREALTIME" -v l=$LIMIT 'BEGIN { exit !(b - a < l) }'; do
+        sleep 0.05
+    done
+    [ -z "$left" ] || bad "$launcher $point $how: processes left: $(echo $left)"
+    [ "$launcher" = srun ] && stepd_gone
+    ls /dev/shm 2>/dev/null | sort >"$work/shm.after"
+    pids=$(sed -n 's/^\(\[pe [0-9]*\] \)\?PE [0-9-]* pid \([0-9]*\)$/\2/p' "$work/out" | sort -u)
+    new=$(comm -13 "$work/shm.before" "$work/shm.after")
+    for p in $pids; do
+        printf '%s\n' "$new" | grep -q -E "(^|[^0-9])$p([^0-9]|$)" &&
+            bad "$launcher $point $how: left in /dev/shm: $(printf '%s\n' "$new" | grep -E "(^|[^0-9])$p([^0-9]|$)")"
+    done
+    printf '%s\n' "$new" | grep -q -i -E "^weft|pmix|oshrun" &&
+        bad "$launcher $point $how: left in /dev/shm: $(printf '%s\n' "$new" | grep -i -E '^weft|pmix|oshrun')"
+    [ -z "$(ls -A "$TMPDIR")" ] || bad "$launcher $point $how: left in TMPDIR: $(ls -A "$TMPDIR")"
+    rm -rf "${TMPDIR:?}"/* 2>/dev/null
+    echo "$launcher $point $how: status $rc, ended ${secs}s after the death"
+}
+
+for how in $hows; do
+    # Slurm cannot tell a task that exits with status 0 before it ever
+    # reached PMIx (start, or early in shmem_init) from one that is done;
+    # the others would wait for it in shmem_init until srun's own limits.
+    if [ "$launcher" = srun ] && [ "$how" = exit ] &&
+        { [ "$point" = start ] || [ "$point" = init ]; }; then
+        echo "$launcher $point $how: not checked (a task that ends with status 0 before joining is invisible to Slurm's PMIx)"
+        continue
+    fi
+    one "$how"
+done
+[ $errs = 0 ] || { echo "FAIL: $errs problems"; exit 1; }
+echo "ok: a PE dying at $point ($hows) under $launcher ends the job cleanly"
