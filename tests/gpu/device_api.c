@@ -190,12 +190,7 @@ int main(void)
     left = (me + npes - 1) % npes;
     probe = shmem_malloc_with_hints(64, SHMEMX_MALLOC_DEVICE);
     if (!probe) {
-        if (me == 0)
-            printf("no device heap (set SHMEM_DEVICE_BACKEND=mock): "
-                   "skipped\n");
-        fflush(stdout);
-        shmem_finalize();
-        return 77;
+        return gt_skip_no_device_heap();
     }
     GT_CHECK(shmem_ptr(probe, me) == probe, "shmem_ptr on own device heap");
     shmem_free(probe);

@@ -388,12 +388,7 @@ int main(void)
     left = (me + npes - 1) % npes;
     g = shmi_device_backend();
     if (!g) {
-        if (me == 0)
-            printf("no device heap (set SHMEM_DEVICE_BACKEND=mock): "
-                   "skipped\n");
-        fflush(stdout);
-        shmem_finalize();
-        return 77;
+        return gt_skip_no_device_heap();
     }
     test_alloc();
     test_alloc_pattern();

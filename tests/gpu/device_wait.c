@@ -240,12 +240,7 @@ int main(int argc, char **argv)
     left = (me + npes - 1) % npes;
     dev = shmem_malloc_with_hints(256, SHMEMX_MALLOC_DEVICE);
     if (!dev) {
-        if (me == 0)
-            printf("no device heap (set SHMEM_DEVICE_BACKEND=mock): "
-                   "skipped\n");
-        fflush(stdout);
-        shmem_finalize();
-        return 77;
+        return gt_skip_no_device_heap();
     }
     if (argc > 1 && strcmp(argv[1], "badvalues") == 0) {
         size_t r = shmem_int_wait_until_any_vector(dev, 2, NULL, SHMEM_CMP_EQ,

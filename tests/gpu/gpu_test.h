@@ -55,6 +55,17 @@ static inline void *gt_xmalloc(size_t n)
     return p;
 }
 
+/* Ends a test that found no device heap (SHMEM_DEVICE_BACKEND unset):
+ * the exit status run-tests counts as a skip, with the reason. */
+static inline int gt_skip_no_device_heap(void)
+{
+    if (shmem_my_pe() == 0)
+        printf("no device heap (set SHMEM_DEVICE_BACKEND=mock): skipped\n");
+    fflush(stdout);
+    shmem_finalize();
+    return 77;
+}
+
 /* Ends the test: every PE reports, the job fails if any PE failed. */
 static inline int gt_finish(const char *name)
 {
