@@ -26,19 +26,8 @@ export FI_TCP_IFACE=lo FI_SOCKETS_IFACE=lo
 [ -x "$prog" ] || { echo "FAIL: $prog is missing (make check builds it)"; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-dead.XXXXXX")
-started=0
 cleanup() {
-    if [ "$started" = 1 ]; then
-        local pids
-        timeout 10 scancel -u "$(id -un)" >/dev/null 2>&1
-        pids=$(cat "$D"/run/*.pid 2>/dev/null)
-        bash "$S/tests/launch/slurm-single.sh" stop >/dev/null 2>&1
-        for _ in $(seq 50); do
-            [ -n "$(ps -o stat= -p "$(echo $pids | tr ' ' ,)" 2>/dev/null | grep -v Z)" ] || break
-            sleep 0.1
-        done
-        rm -rf "$D"
-    fi
+    [ -z "${SLURM_CONF:-}" ] || slurm_down
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -51,21 +40,7 @@ skip() { echo "skipped: $*"; exit 77; }
 export TMPDIR=$work/tmp
 mkdir -m 700 "$TMPDIR"
 
-slurm_up() {
-    export D=${WEFT_SLURM_DIR:-/tmp/weft-slurm1}
-    export SLURM_CONF=$D/slurm.conf
-    command -v srun >/dev/null || [ "$(id -u)" = 0 ] ||
-        skip "Slurm is not installed and installing it needs root"
-    if [ -f "$SLURM_CONF" ] && sinfo -h -o %T 2>/dev/null | grep -qx idle; then
-        return 0
-    fi
-    [ "$(id -u)" = 0 ] || skip "starting a test Slurm needs root"
-    if ! timeout 600 bash "$S/tests/launch/slurm-single.sh" start >"$work/slurm.log" 2>&1; then
-        tail -n 5 "$work/slurm.log"
-        skip "the one-node Slurm did not start (see above)"
-    fi
-    started=1
-}
+. "$S/tests/launch/slurm-test.sh"
 
 # A libtool wrapper would be the task srun starts: run the real program.
 real=$prog
@@ -76,7 +51,7 @@ fi
 
 case $launcher in
 oshrun) cmd=("$OSHRUN" -n $NP "$prog") ;;
-srun) slurm_up; cmd=(srun --mpi=pmix -K -n $NP "$real") ;;
+srun) slurm_up "$work"; cmd=(srun --mpi=pmix -K -n $NP "$real") ;;
 *) echo "usage: dead_pe.sh oshrun|srun POINT [HOW...]"; exit 2 ;;
 esac
 # Long enough for the others to be in their wait; "init" dies from a thread

@@ -82,39 +82,7 @@ case_mpirun() {
     echo "ok: $2 PEs under mpirun.openmpi, directly and through oshrun"
 }
 
-# Starts the one-node Slurm unless one answers already; sets $started.
-slurm_up() {
-    export D=${WEFT_SLURM_DIR:-/tmp/weft-slurm1}
-    export SLURM_CONF=$D/slurm.conf
-    started=0
-    if [ -f "$SLURM_CONF" ] && command -v sinfo >/dev/null &&
-        sinfo -h -o %T 2>/dev/null | grep -qx idle; then
-        return 0
-    fi
-    [ "$(id -u)" = 0 ] || skip "starting a test Slurm needs root"
-    if ! timeout 600 bash "$S/tests/launch/slurm-single.sh" start >"$out/slurm.log" 2>&1; then
-        tail -n 5 "$out/slurm.log"
-        skip "the one-node Slurm did not start (see above)"
-    fi
-    started=1
-}
-
-# Cancels what is left of our jobs, stops the daemons we started and waits
-# for them to go, so that the next test can start its own.
-slurm_down() {
-    local pids
-    timeout 10 scancel -u "$(id -un)" >/dev/null 2>&1
-    [ "$started" = 1 ] || return 0
-    pids=$(cat "$D"/run/*.pid 2>/dev/null)
-    bash "$S/tests/launch/slurm-single.sh" stop >/dev/null 2>&1
-    for _ in $(seq 50); do
-        # (zombies count as gone: nobody may be there to reap them)
-        [ -n "$(ps -o stat= -p "$(echo $pids | tr ' ' ,)" 2>/dev/null | grep -v Z)" ] || break
-        sleep 0.1
-    done
-    rm -rf "$D"
-    return 0
-}
+. "$S/tests/launch/slurm-test.sh"
 
 # Another user of this machine's test Slurm may stop it under us.
 slurm_gone() {
@@ -125,7 +93,7 @@ slurm_gone() {
 
 case_srun() {
     need "$1"
-    slurm_up
+    slurm_up "$out"
     trap 'slurm_down; rm -rf "$out"' EXIT
     run timeout 60 srun --mpi=pmix -K -n "$2" "$1" -n "$2"
     slurm_gone
