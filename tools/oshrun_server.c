@@ -254,6 +254,11 @@ int oshrun_server_start(oshrun_job_t *job)
      * shared-memory ones (which also leave files to clean up); the PEs
      * inherit the choice. A user's own setting wins. */
     setenv("PMIX_MCA_gds", "hash", 0);
+    /* Every PE is our own child with our uid: the kernel's peer
+     * credentials are all the authentication a one-node job needs. Left
+     * to choose, libpmix tries munge first and, when no munge daemon
+     * runs, retries its socket for over two seconds before falling back. */
+    setenv("PMIX_MCA_psec", "native", 0);
     snprintf(job->nspace, sizeof(job->nspace), "oshrun.%ld", (long)getpid());
     if (server_init(job))
         return -1;
