@@ -58,9 +58,14 @@ void stencil_free_fields(stencil_t *s);
 /* PE 0 prints the parameter lines. */
 void stencil_print_params(const stencil_t *s);
 
-/* One sweep's computation, ghosts already filled: OUT += star(IN) on the
- * interior points, then IN += 1 on every owned point. */
-void stencil_compute(stencil_t *s);
+/* One sweep's computation (stencil_compute.c): OUT += star(IN) on the
+ * interior points, then IN += 1 on every owned point, in two calls. The
+ * inner part reads no ghost cell and may run while the halos travel; the
+ * frame needs the ghosts filled. The inner part bumps only IN points more
+ * than R points away from each side with a neighbour, never those that
+ * form the halos, so a halo sent in place from IN may still be in flight. */
+void stencil_compute_inner(stencil_t *s);
+void stencil_compute_frame(stencil_t *s);
 
 /* Elements of the largest halo message along x (R columns x hmax rows) and
  * along y (a span of R rows of IN, ghost columns included). */
