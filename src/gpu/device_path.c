@@ -476,14 +476,14 @@ _Noreturn void shmi_device_fail(const char *routine, int pe, int ret)
     case SHMI_ENOTSUP:
         SHMI_FATAL("%s: the device memory of PE %d is not reachable from "
                    "here: neither IPC (same node) nor the fabric (FI_HMEM) "
-                   "reaches it, and the device service runs only when "
-                   "libfabric is in use",
+                   "reaches it, and no device service runs (it starts with "
+                   "libfabric, or without it for back ends lacking device "
+                   "atomics or with SHMEM_DEVICE_SERVICE=all)",
                    routine, pe);
     case SHMI_ENOSYS:
         SHMI_FATAL("%s: the %s device back end cannot apply this atomic "
-                   "operation to device memory (PE %d); the device service "
-                   "applies them when libfabric is in use (e.g. "
-                   "SHMEM_AMO_ENGINE=fabric on one node)",
+                   "operation to device memory (PE %d), and no device "
+                   "service serialises it (see the start-up warnings)",
                    routine, g ? g->name : "?", pe);
     default:
         SHMI_FATAL("%s: device data transfer with PE %d failed: %s", routine,

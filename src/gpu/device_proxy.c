@@ -125,7 +125,7 @@ int shmi_device_svc_all(void)
 
 int shmi_device_svc_rmw(void)
 {
-    return svc.up && svc.rmw;
+    return svc.rmw; /* set only with the service up, or on a lone PE */
 }
 
 /* ---- reaching another PE's area ------------------------------------------ */
@@ -537,18 +537,59 @@ void shmi_device_service_start(void)
     svc.up = 1;
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu",
              "device service up: ring of %d slots of %zu bytes at heap "
-             "offset %zu%s%s",
+             "offset %zu, %s%s%s",
              SHMI_DEVICE_SVC_SLOTS, SHMI_DEVICE_SVC_CHUNK, off,
+             shmi_state.fabric ? "libfabric in use" : "load/store only",
              svc.all ? ", serving every access" : "",
              svc.rmw ? ", read-modify-write atomics" : "");
+}
+
+/* Without a fabric the ring is reached by stores and CPU atomics: every
+ * PE's host heap must be mapped here (shmi_path_survey already refuses a
+ * job without a fabric where one is not, so this holds on every PE). */
+static int svc_ring_mapped(void)
+{
+    if (!shmi_dp_cpu_atomics)
+        return 0;
+    for (int pe = 0; pe < shmi_n_pes_fast(); pe++)
+        if (!svc_mapped(pe, 0))
+            return 0;
+    return 1;
+}
+
+void shmi_device_service_connected(void)
+{
+    if (svc.up || svc.rmw || !shmi_device_backend())
+        return;
+    if (shmi_state.fabric) { /* normally started by the fabric already */
+        shmi_device_service_start();
+        return;
+    }
+    /* Back-end atomics on the IPC mappings need no thread (the mock). */
+    if (strcmp(shmi_env.DEVICE_SERVICE, "all") != 0 && svc_backend_atomics())
+        return;
+    if (shmi_n_pes_fast() == 1) {
+        svc.rmw = 1; /* nobody else's requests: the lock, no thread */
+        return;
+    }
+    if (!svc_ring_mapped()) {
+        SHMI_LOG(shmi_my_pe_fast() == 0 ? SHMI_LOG_WARN : SHMI_LOG_DEBUG, "gpu",
+                 "no device service: without libfabric its ring must be "
+                 "mapped by every PE; atomics on %s device memory will fail",
+                 shmi_device_backend()->name);
+        return;
+    }
+    shmi_device_service_start();
 }
 
 void shmi_device_service_stop(void)
 {
     const shmt_ops_t *f = shmi_state.fabric;
 
-    if (!svc.up)
+    if (!svc.up) {
+        svc.rmw = 0;
         return;
+    }
     __atomic_store_n(&svc.stop, 1, __ATOMIC_RELEASE);
     pthread_join(svc.thread, NULL);
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu", "device service: %llu requests served",
@@ -563,4 +604,5 @@ void shmi_device_service_stop(void)
     svc.area = NULL;
     svc.stop = 0;
     svc.up = 0;
+    svc.rmw = 0;
 }

@@ -10,8 +10,10 @@
  *
  * Where. A request ring in each PE's host symmetric heap (allocated at the
  * same offset on every PE when the fabric connects, registered like the
- * rest of the heap, so every path reaches it): a ticket counter that
- * requesters increment with a fabric atomic, the owner's count of tickets
+ * rest of the heap, so every path reaches it; on one node without a fabric,
+ * at the device heap's connect step, reached by load/store): a ticket
+ * counter that requesters increment with a fabric atomic (a CPU atomic
+ * where the owner's heap is mapped), the owner's count of tickets
  * served, SHMI_DEVICE_SVC_SLOTS request slots of SHMI_DEVICE_SVC_CHUNK
  * payload bytes each, and SHMI_DEVICE_SVC_REPLIES reply boxes where the
  * services of other PEs answer this PE's requests.
@@ -50,6 +52,15 @@
  * starts the thread when this PE has a device heap; stops and frees. */
 void shmi_device_service_start(void);
 void shmi_device_service_stop(void);
+
+/* Called by the device heap once the PEs are connected (every PE, same
+ * point of start-up, after the fabric's call above). Without a fabric the
+ * ring is reached by load/store, and the service starts only where a back
+ * end needs it: no host-initiated device atomics (cuda, hip), or
+ * SHMEM_DEVICE_SERVICE=all. A lone PE then serialises its own atomics
+ * under the lock, without a thread; a back end with device atomics (the
+ * mock) gets no thread. Stopped by shmi_device_service_stop. */
+void shmi_device_service_connected(void);
 
 /* 1 while the service runs (on this PE, hence on every PE). */
 int shmi_device_svc_up(void);

@@ -76,3 +76,8 @@ tests_gpu_fakert_libamdhip64_la_SOURCES = tests/gpu/fake_runtime.c
 tests_gpu_fakert_libamdhip64_la_CPPFLAGS = -DFAKE_RT_HIP
 tests_gpu_fakert_libamdhip64_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath $(abs_builddir)
+# Atomics on device memory from every PE, checked exactly (with the
+# stand-in runtime: through the device service, also without libfabric).
+check_PROGRAMS += tests/gpu/device_amo
+tests_gpu_device_amo_SOURCES = tests/gpu/device_amo.c tests/gpu/gpu_test.h
+tests_gpu_device_amo_LDADD = libweft_internal.la

@@ -8,10 +8,23 @@
  * documented constants, so a wrong value in a back-end table makes a call
  * fail. FAKE_RT_NODEV=1 in the environment: no device (CUDA's error 35,
  * HIP's error 100).
+ *
+ * Each allocation is a memfd mapped shared, so that an IPC handle (the
+ * exporter's pid, the memfd, the offset) can be opened by another process
+ * of the node through /proc/<pid>/fd, as CUDA and HIP IPC map a peer's
+ * allocation; the opened mapping counts as device memory in that process.
+ * Host loads and stores still work on it: the fake checks the arguments of
+ * the runtime calls, not that Weft never dereferences device memory (the
+ * mock back end does that).
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #ifdef FAKE_RT_HIP
 #define FAKE(f) hip##f
@@ -42,6 +55,19 @@ typedef struct fake_ipc {
     char reserved[64];
 } fake_ipc_t;
 
+/* What the handle's reserved bytes carry after the tag "fakeipc". */
+typedef struct fake_ipc_body {
+    char tag[8];
+    void *ptr;     /* the exported address, in the exporter */
+    int32_t pid;   /* the exporter */
+    int32_t fd;    /* its memfd */
+    uint64_t off;  /* ptr - start of its allocation */
+    uint64_t size; /* bytes of the allocation */
+} fake_ipc_body_t;
+
+_Static_assert(sizeof(fake_ipc_body_t) <= sizeof(fake_ipc_t),
+               "the handle holds the body");
+
 typedef struct fake_attr {
     int type; /* cudaPointerAttributes.type, hipPointerAttribute_t.memoryType */
     int device;
@@ -52,6 +78,8 @@ typedef struct fake_attr {
 static struct {
     char *base;
     size_t size;
+    int fd;       /* own allocation's memfd, or -1 (opened handle) */
+    char *opened; /* the address IpcOpenMemHandle returned */
 } reg[MAXREG];
 static int cur_dev;
 
@@ -83,19 +111,42 @@ int FAKE(SetDevice)(int dev)
     return OK;
 }
 
+/* A shared mapping of size bytes of fd, or NULL. */
+static char *map_shared(int fd, size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static int free_slot(void)
+{
+    for (int i = 0; i < MAXREG; i++)
+        if (!reg[i].base)
+            return i;
+    return -1;
+}
+
 int FAKE(Malloc)(void **ptr, size_t size)
 {
-    for (int i = 0; i < MAXREG; i++) {
-        if (reg[i].base)
-            continue;
-        if (size > FAKE_LIMIT || !(reg[i].base = malloc(size)))
-            return E_OOM;
-        memset(reg[i].base, 0x5a, size); /* not zero: Weft must clear it */
-        reg[i].size = size;
-        *ptr = reg[i].base;
-        return OK;
+    int i = free_slot(), fd;
+
+    if (i < 0 || size == 0 || size > FAKE_LIMIT)
+        return E_OOM;
+    fd = memfd_create("fake-device", MFD_CLOEXEC);
+    if (fd < 0)
+        return E_OOM;
+    if (ftruncate(fd, (off_t)size) != 0 ||
+        !(reg[i].base = map_shared(fd, size))) {
+        close(fd);
+        return E_OOM;
     }
-    return E_OOM;
+    memset(reg[i].base, 0x5a, size); /* not zero: Weft must clear it */
+    reg[i].size = size;
+    reg[i].fd = fd;
+    reg[i].opened = NULL;
+    *ptr = reg[i].base;
+    return OK;
 }
 
 int FAKE(Memset)(void *ptr, int value, size_t size)
@@ -109,8 +160,9 @@ int FAKE(Memset)(void *ptr, int value, size_t size)
 int FAKE(Free)(void *ptr)
 {
     for (int i = 0; i < MAXREG; i++) {
-        if (reg[i].base == ptr) {
-            free(reg[i].base);
+        if (reg[i].base == ptr && reg[i].fd >= 0) {
+            munmap(reg[i].base, reg[i].size);
+            close(reg[i].fd);
             reg[i].base = NULL;
             return OK;
         }
@@ -132,26 +184,70 @@ int FAKE(Memcpy)(void *dst, const void *src, size_t n, int kind)
 
 int FAKE(IpcGetMemHandle)(fake_ipc_t *handle, void *ptr)
 {
-    if (!on_device(ptr, 1))
-        return E_INVAL;
-    memset(handle, 0, sizeof(*handle));
-    memcpy(handle->reserved, "fakeipc", 8);
-    memcpy(handle->reserved + 8, &ptr, sizeof(ptr));
-    return OK;
+    fake_ipc_body_t b;
+    const char *c = ptr;
+
+    for (int i = 0; i < MAXREG; i++) {
+        if (!reg[i].base || reg[i].fd < 0 || c < reg[i].base ||
+            (size_t)(c - reg[i].base) >= reg[i].size)
+            continue;
+        memset(&b, 0, sizeof(b));
+        memcpy(b.tag, "fakeipc", 8);
+        b.ptr = ptr;
+        b.pid = (int32_t)getpid();
+        b.fd = reg[i].fd;
+        b.off = (uint64_t)(c - reg[i].base);
+        b.size = reg[i].size;
+        memset(handle, 0, sizeof(*handle));
+        memcpy(handle->reserved, &b, sizeof(b));
+        return OK;
+    }
+    return E_INVAL;
 }
 
-/* One process: the "import" is the exporter's own address. */
+/* The exporter's process gets its own address back; another process maps
+ * the exporter's memfd. */
 int FAKE(IpcOpenMemHandle)(void **ptr, fake_ipc_t handle, unsigned flags)
 {
-    if (flags != IPC_FLAGS || memcmp(handle.reserved, "fakeipc", 8) != 0)
+    fake_ipc_body_t b;
+    char path[64];
+    int i, fd;
+
+    memcpy(&b, handle.reserved, sizeof(b));
+    if (flags != IPC_FLAGS || memcmp(b.tag, "fakeipc", 8) != 0 ||
+        b.off >= b.size)
         return E_INVAL;
-    memcpy(ptr, handle.reserved + 8, sizeof(*ptr));
+    if (b.pid == (int32_t)getpid()) {
+        *ptr = b.ptr;
+        return OK;
+    }
+    if ((i = free_slot()) < 0)
+        return E_OOM;
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)b.pid, (int)b.fd);
+    fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return E_INVAL;
+    reg[i].base = map_shared(fd, b.size);
+    close(fd);
+    if (!reg[i].base)
+        return E_OOM;
+    reg[i].size = b.size;
+    reg[i].fd = -1;
+    reg[i].opened = reg[i].base + b.off;
+    *ptr = reg[i].opened;
     return OK;
 }
 
 int FAKE(IpcCloseMemHandle)(void *ptr)
 {
-    return on_device(ptr, 1) ? OK : E_INVAL;
+    for (int i = 0; i < MAXREG; i++) {
+        if (reg[i].base && reg[i].fd < 0 && reg[i].opened == ptr) {
+            munmap(reg[i].base, reg[i].size);
+            reg[i].base = NULL;
+            return OK;
+        }
+    }
+    return on_device(ptr, 1) ? OK : E_INVAL; /* the exporter's own */
 }
 
 int FAKE(PointerGetAttributes)(fake_attr_t *attr, const void *ptr)

@@ -18,6 +18,7 @@
 #include "core/segment.h"
 #include "core/state.h"
 #include "gpu/device_path.h"
+#include "gpu/device_proxy.h"
 #include "topo/placement.h"
 
 enum { DEVICE_DESC_MAGIC = 0x57644576 };
@@ -98,6 +99,12 @@ static int choose_device(int count)
                        id, count, count == 1 ? "" : "s", count - 1);
         return (int)id;
     }
+    /* One device (the mock always): nothing to place, so no hwloc I/O
+     * discovery, which costs start-up time and loads plugins whose
+     * libraries keep memory that hwloc_topology_destroy strands (libpciaccess
+     * through hwloc's pci plugin: a leak report under LeakSanitizer). */
+    if (count == 1)
+        return 0;
     pl = shmi_topo_placement();
     if (pl && pl->ngpus > 0 && pl->gpu >= 0 && pl->gpu < count)
         return pl->gpu;
@@ -191,8 +198,10 @@ static void import_peer(int pe)
     if (ret != 0) {
         SHMI_LOG(SHMI_LOG_WARN, "gpu",
                  "cannot map the device heap of PE %d (same node): %s; "
-                 "device RMA to it will fail",
-                 pe, shmi_strerror(ret));
+                 "device RMA to it %s",
+                 pe, shmi_strerror(ret),
+                 shmi_device_svc_up() ? "goes through its device service"
+                                      : "will fail");
         return;
     }
     dh.peer[pe] = p;
@@ -212,6 +221,9 @@ void shmi_device_heap_connected(void)
         SHMI_FATAL("out of memory for the device heap table of %d PEs",
                    b->size);
     dh.peer[b->rank] = dh.base;
+    /* Where no fabric started it, the device service starts here when the
+     * back end needs it (no device atomics); same point on every PE. */
+    shmi_device_service_connected();
     /* The fabric cannot reach device memory without FI_HMEM, so the PEs of
      * this node always map each other's device heaps, even with
      * SHMEM_LOCAL=0 (which concerns the host segments). */
