@@ -249,6 +249,11 @@ int shmi_topo_load(hwloc_topology_t *topo, const char *xml)
     if (hwloc_topology_init(&t) != 0)
         return SHMI_ENOMEM;
     hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    /* Linux's sysfs gives the same PCI devices and their locality; the
+     * libpciaccess plugin would also leave memory behind that no one can
+     * free once hwloc unloads it (sanitizer runs report it). */
+    (void)hwloc_topology_set_components(
+        t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
     if ((xml && hwloc_topology_set_xml(t, xml) != 0) ||
         hwloc_topology_load(t) != 0) {
         hwloc_topology_destroy(t);
