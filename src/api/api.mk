@@ -2,13 +2,16 @@
 # generated files by hand: change scripts/types.tsv, scripts/routines.tsv or
 # the generator and run `python3 scripts/gen_api.py`).
 
-# The wrappers pshmem_X (shmem_X weak aliases), one file per area.
+# The wrappers pshmem_X (shmem_X weak aliases), one file per area, and the
+# parts of shmem.h and pshmem.h (include/shmem/, include/pshmem/), installed
+# in $(includedir)/shmem and $(includedir)/pshmem.
 include $(srcdir)/src/api/gen/gen.mk
 
 include_HEADERS += include/shmem.h include/shmemx.h include/pshmem.h
 
 EXTRA_DIST += \
 	scripts/gen_api.py \
+	scripts/api_model.py \
 	scripts/types.tsv \
 	scripts/routines.tsv \
 	docs/api-core.md \
@@ -19,6 +22,8 @@ EXTRA_DIST += \
 	tests/api/cxx_header.cc \
 	tests/api/check_generics_covered.sh \
 	tests/api/compile_checks.sh \
+	tests/api/header_parts.sh \
+	tests/api/install_headers.sh \
 	tests/api/link_groups.c \
 	tests/api/link_groups.sh \
 	tests/api/wrappers.sh \

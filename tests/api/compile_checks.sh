@@ -4,6 +4,10 @@
 #   clang    the same with clang (skipped when clang is not installed)
 #   reject   calls with a type the specification does not allow must not compile
 #   cxx      shmem.h, shmemx.h, pshmem.h as C++ (g++ -fsyntax-only)
+#   parts    the parts of shmem.h and pshmem.h (include/shmem/, include/pshmem/):
+#            each under 800 lines, each included by its parent, none usable
+#            on its own; the parents may be included twice and leave no
+#            marker macro behind
 S=${S:-.}
 what=$1
 inc="-I$S/include -I$S/tests/gen"
@@ -52,6 +56,8 @@ LIST
     gcc -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only $inc "$tmp/t.c" || fail=1
     [ $fail = 0 ] && echo "wrong types are rejected"
     exit $fail ;;
+parts)
+    exec sh "$S/tests/api/header_parts.sh" ;;
 *)
-    echo "usage: compile_checks.sh c11|clang|cxx|reject"; exit 2 ;;
+    echo "usage: compile_checks.sh c11|clang|cxx|reject|parts"; exit 2 ;;
 esac

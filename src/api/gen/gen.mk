@@ -12,3 +12,40 @@ libweft_internal_la_SOURCES += \
 	src/api/gen/coll_deprecated.c \
 	src/api/gen/order.c
 noinst_HEADERS += src/api/gen/core_decl.h
+
+# The parts of shmem.h and pshmem.h, installed next to them.
+shmempartsdir = $(includedir)/shmem
+shmemparts_HEADERS = \
+	include/shmem/amo.h \
+	include/shmem/amo_deprecated.h \
+	include/shmem/coll.h \
+	include/shmem/coll_deprecated.h \
+	include/shmem/constants.h \
+	include/shmem/ctx_team.h \
+	include/shmem/generic.h \
+	include/shmem/generic_amo.h \
+	include/shmem/generic_amo_deprecated.h \
+	include/shmem/generic_coll.h \
+	include/shmem/generic_rma.h \
+	include/shmem/generic_signal.h \
+	include/shmem/generic_sync.h \
+	include/shmem/handles.h \
+	include/shmem/mem.h \
+	include/shmem/order.h \
+	include/shmem/rma.h \
+	include/shmem/setup.h \
+	include/shmem/signal.h \
+	include/shmem/sync.h
+pshmempartsdir = $(includedir)/pshmem
+pshmemparts_HEADERS = \
+	include/pshmem/amo.h \
+	include/pshmem/amo_deprecated.h \
+	include/pshmem/coll.h \
+	include/pshmem/coll_deprecated.h \
+	include/pshmem/ctx_team.h \
+	include/pshmem/mem.h \
+	include/pshmem/order.h \
+	include/pshmem/rma.h \
+	include/pshmem/setup.h \
+	include/pshmem/signal.h \
+	include/pshmem/sync.h
