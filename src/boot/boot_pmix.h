@@ -39,4 +39,9 @@ int shmi_boot_local_put(const char *key, const void *blob, size_t len);
 int shmi_boot_local_get(const char *key, void *blob, size_t len);
 void shmi_boot_local_clear(void);
 
+/* Called when pe published nothing under a key after the first fence: if
+ * pe exited before shmem_init (pmix_boot.c), ends the job naming it and
+ * does not return; otherwise returns at once. */
+void shmi_boot_check_left(int pe);
+
 #endif /* SHMI_BOOT_PMIX_H */

@@ -99,6 +99,7 @@ int shmi_boot_get(int pe, const char *key, void *blob, size_t len)
     PMIX_LOAD_PROCID(&proc, shmi_boot_pmix.me.nspace, (pmix_rank_t)pe);
     rc = PMIx_Get(&proc, k, NULL, 0, &val);
     if (rc != PMIX_SUCCESS || !val) {
+        shmi_boot_check_left(pe);
         SHMI_LOG(SHMI_LOG_ERROR, "boot", "PMIx_Get(pe %d, %s): %s", pe, k,
                  PMIx_Error_string(rc));
         return SHMI_EIO;

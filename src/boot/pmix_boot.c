@@ -1,15 +1,19 @@
 /*
  * Bootstrap through PMIx: connect to the launcher (or become a singleton),
- * learn rank and size, end the job on request, disconnect.
+ * learn rank and size, end the job on request or when a PE exits early,
+ * disconnect.
  */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boot/boot_pmix.h"
+#include "core/heap/shm_names.h"
 #include "core/error.h"
 
 shmi_boot_pmix_t shmi_boot_pmix;
@@ -147,14 +151,63 @@ static int read_job(shmi_boot_info_t *info)
  * itself, with that PE's exit status. */
 static int shmi_boot_launcher_reports_exit;
 
+/*
+ * The exit of a PE without shmem_finalize, seen from inside the library.
+ *
+ * Once a PE has joined (shmi_boot_init connected it), its exit ends the job
+ * through PMIx_Abort unless the launcher reports it (oshrun).
+ *
+ * A PE that exits before it ever reached PMIx is invisible to Slurm's PMIx
+ * plugin or Open MPI's mpirun: a task that ends with status 0 looks done,
+ * and the PEs that called shmem_init would wait for it in their first fence
+ * for ever. Under those launchers such a PE connects at exit and takes part
+ * in that first fence (the same shmi_boot_fence), which lets the others
+ * through; it then looks for a peer that joined (every joining PE publishes
+ * JOINED_KEY before its first fence) and, when there is one, ends the job
+ * naming itself. When every PE leaves before shmem_init (a --help run),
+ * nobody joined and the job ends normally. A joining PE pays one PMIx_Put;
+ * the look-ups happen only in a leaving PE. oshrun watches its PEs itself.
+ */
+enum boot_phase {
+    PHASE_IDLE,       /* shmem_init not reached */
+    PHASE_CONNECTING, /* shmi_boot_init is connecting */
+    PHASE_JOINED,     /* connected: an exit now ends the job */
+    PHASE_LEAVING,    /* exiting before shmem_init */
+    PHASE_DONE        /* disconnected (finalized or failed) */
+};
+
+/* Published by a joining PE before its first fence. */
+#define JOINED_KEY "boot.joined"
+/* Published by a leaving PE (its exit status): a joined PE that then misses
+ * a key of that PE (shmi_boot_get) knows why, and waits up to LEFT_WAIT_MS
+ * for the leaving PE to end the job before it ends it itself. */
+#define LEFT_KEY     "boot.left"
+#define LEFT_WAIT_MS 3000
+/* Set in the environment of the PE's own process: a program that a PE
+ * starts inherits the launcher's PMIx variables, yet is not a PE. */
+#define TASK_PID_VAR "WEFT_PE_PID"
+/* How long a leaving PE waits for one answer about a peer. */
+#define LOOKUP_TIMEOUT_S 5
+
+static _Atomic int boot_phase = PHASE_IDLE;
+static pid_t task_pid;    /* the PE's process; its forked children differ */
+static int leave_enabled; /* a PMIx launcher that is not oshrun */
+static int watch_set;     /* the exit handler is registered */
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
 /* A PE that exits without shmem_finalize leaves the others waiting for it:
  * say which one, and have the launcher end the job now (srun would notice
  * only when the PMIx connection drops, and name the PE in PMIx terms). */
-static void shmi_boot_at_exit(int status, void *arg)
+static void exit_joined(int status)
 {
     char msg[96];
 
-    (void)arg;
     if (!shmi_boot_pmix.connected || shmi_boot_pmix.finalized ||
         shmi_boot_pmix.singleton)
         return;
@@ -168,28 +221,203 @@ static void shmi_boot_at_exit(int status, void *arg)
     PMIx_Abort(status != 0 ? status : 1, msg, NULL, 0);
 }
 
+/* What peer published under key, asking this node's PMIx server only:
+ * what the peer published came with the fence. NULL when nothing. */
+static pmix_value_t *peer_value(int peer, const char *key)
+{
+    pmix_proc_t proc;
+    pmix_info_t info[2];
+    pmix_value_t *val = NULL;
+    bool yes = true;
+    int timeout = LOOKUP_TIMEOUT_S;
+    pmix_status_t rc;
+
+    PMIX_LOAD_PROCID(&proc, shmi_boot_pmix.me.nspace, (pmix_rank_t)peer);
+    PMIX_INFO_LOAD(&info[0], PMIX_IMMEDIATE, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    rc = PMIx_Get(&proc, key, info, 2, &val);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    if (rc != PMIX_SUCCESS && val) {
+        PMIX_VALUE_RELEASE(val);
+        val = NULL;
+    }
+    return val;
+}
+
+static int peer_joined(int peer)
+{
+    pmix_value_t *val = peer_value(peer, "weft." JOINED_KEY);
+
+    if (!val)
+        return 0;
+    PMIX_VALUE_RELEASE(val);
+    return 1;
+}
+
+void shmi_boot_check_left(int pe)
+{
+    pmix_value_t *val;
+    int status = 0;
+    char msg[96];
+
+    if (!leave_enabled || pe == (int)shmi_boot_pmix.me.rank)
+        return;
+    val = peer_value(pe, "weft." LEFT_KEY);
+    if (!val)
+        return;
+    if (val->type == PMIX_BYTE_OBJECT && val->data.bo.size == sizeof(status))
+        memcpy(&status, val->data.bo.bytes, sizeof(status));
+    PMIX_VALUE_RELEASE(val);
+    /* That PE is ending the job and says why; a second message from every
+     * other PE would only bury it. Wait for it, within reason. */
+    sleep_ms(LEFT_WAIT_MS);
+    snprintf(msg, sizeof(msg),
+             "PE %d exited (status %d) before calling shmem_init", pe, status);
+    SHMI_LOG(SHMI_LOG_ERROR, "boot", "%s; the job ends", msg);
+    shmi_boot_abort(status != 0 ? status : 1, msg);
+}
+
+/* First peer after this PE (cyclically) that joined; -1 when none did. */
+static int find_joined_peer(void)
+{
+    int me = (int)shmi_boot_pmix.me.rank;
+    uint32_t size = 0;
+
+    if (shmi_boot_get_u32(SHMI_BOOT_JOB, PMIX_JOB_SIZE, &size))
+        return -1;
+    for (int i = 1; i < (int)size; i++) {
+        int peer = (me + i) % (int)size;
+
+        if (peer_joined(peer))
+            return peer;
+    }
+    return -1;
+}
+
+/* This PE never reached PMIx: meet the others in their first fence, then
+ * end the job if any of them joined. A PMIx failure here just lets the
+ * process exit: a leaving PE must never hang. */
+static void leave_job(int status)
+{
+    char msg[96];
+    int peer;
+
+    memset(&shmi_boot_pmix, 0, sizeof(shmi_boot_pmix));
+    if (PMIx_Init(&shmi_boot_pmix.me, NULL, 0) != PMIX_SUCCESS)
+        return;
+    shmi_boot_pmix.connected = 1;
+    if (shmi_boot_put(LEFT_KEY, &status, sizeof(status)) == 0 &&
+        shmi_boot_fence() == 0 && (peer = find_joined_peer()) >= 0) {
+        snprintf(msg, sizeof(msg),
+                 "PE %u exited (status %d) before calling shmem_init",
+                 (unsigned)shmi_boot_pmix.me.rank, status);
+        SHMI_LOG(SHMI_LOG_ERROR, "boot", "%s, which PE %d called; the job ends",
+                 msg, peer);
+        /* The launcher kills the others outright: the names of their heap
+         * objects (SHMEM_HEAP_OBJECT=posix) would stay in /dev/shm. */
+        shmi_shm_names_abandon(shmi_boot_pmix.me.nspace);
+        fflush(NULL);
+        PMIx_Abort(status != 0 ? status : 1, msg, NULL, 0);
+    }
+    PMIx_Finalize(NULL, 0);
+    shmi_boot_pmix.finalized = 1;
+}
+
+static void on_task_exit(int status, void *arg)
+{
+    int idle = PHASE_IDLE;
+
+    (void)arg;
+    if (getpid() != task_pid)
+        return;
+    if (leave_enabled &&
+        atomic_compare_exchange_strong(&boot_phase, &idle, PHASE_LEAVING)) {
+        leave_job(status);
+        return;
+    }
+    /* Another thread is connecting: its outcome decides. */
+    while (atomic_load(&boot_phase) == PHASE_CONNECTING)
+        sleep_ms(1);
+    if (atomic_load(&boot_phase) == PHASE_JOINED)
+        exit_joined(status);
+}
+
+static void exit_watch(void)
+{
+    if (!watch_set)
+        watch_set = on_exit(on_task_exit, NULL) == 0;
+}
+
+/* Runs when the library is loaded, before main: only from there can an
+ * exit before shmem_init be caught. */
+__attribute__((constructor)) static void shmi_boot_exit_setup(void)
+{
+    const char *nspace = getenv("PMIX_NAMESPACE");
+    const char *mark = getenv(TASK_PID_VAR);
+    char pid[24];
+
+    task_pid = getpid();
+    if (!nspace || !getenv("PMIX_RANK") || strncmp(nspace, "oshrun.", 7) == 0)
+        return;
+    if (mark && strtol(mark, NULL, 10) != (long)task_pid)
+        return; /* started by a PE */
+    snprintf(pid, sizeof(pid), "%ld", (long)task_pid);
+    setenv(TASK_PID_VAR, pid, 1);
+    leave_enabled = 1;
+    exit_watch();
+}
+
+/* Enters PHASE_CONNECTING; when another thread is already exiting before
+ * shmem_init, waits for that exit to end the process. */
+static void phase_connecting(void)
+{
+    int now = atomic_load(&boot_phase);
+
+    while (!atomic_compare_exchange_weak(&boot_phase, &now, PHASE_CONNECTING)) {
+        if (now == PHASE_LEAVING) {
+            sleep_ms(10);
+            now = atomic_load(&boot_phase);
+        }
+    }
+}
+
+/* Published before the first fence, for a PE that leaves (see above). */
+static int announce_joined(const shmi_boot_info_t *info)
+{
+    static const char one = 1;
+
+    if (info->singleton || !leave_enabled)
+        return 0;
+    return shmi_boot_put(JOINED_KEY, &one, 1);
+}
+
 int shmi_boot_init(shmi_boot_info_t *info)
 {
-    static int at_exit_set;
     shmi_boot_info_t out;
     int ret;
 
     if (shmi_boot_pmix.connected && !shmi_boot_pmix.finalized)
         return SHMI_ESTATE;
+    /* Before anything is touched: a thread in exit() may be using it. */
+    phase_connecting();
     memset(&shmi_boot_pmix, 0, sizeof(shmi_boot_pmix));
     memset(&out, 0, sizeof(out));
     ret = connect_pmix();
     if (ret)
         goto fail;
-    if (!at_exit_set && on_exit(shmi_boot_at_exit, NULL) == 0)
-        at_exit_set = 1;
+    task_pid = getpid(); /* the process that joins is the PE */
+    exit_watch();
+    atomic_store(&boot_phase, PHASE_JOINED);
     ret = read_job(&out);
     if (ret)
         goto fail;
     out.singleton = shmi_boot_pmix.singleton;
     detect_launcher(&out);
     shmi_boot_launcher_reports_exit = strcmp(out.launcher, "oshrun") == 0;
-    ret = shmi_boot_locality(&out);
+    ret = announce_joined(&out);
+    if (!ret)
+        ret = shmi_boot_locality(&out);
     if (ret)
         goto fail;
     shmi_boot_pmix.local_pes = out.local_pes;
@@ -219,6 +447,7 @@ void shmi_boot_finalize(void)
     if (shmi_boot_pmix.connected && !shmi_boot_pmix.finalized)
         PMIx_Finalize(NULL, 0);
     shmi_boot_pmix.finalized = 1;
+    atomic_store(&boot_phase, PHASE_DONE);
     free(shmi_boot_pmix.local_pes);
     free(shmi_boot_pmix.node_of_pe);
     shmi_boot_pmix.local_pes = NULL;

@@ -2,7 +2,7 @@
  * One PE dies at a chosen point of a run while the others go on; the job
  * must end (tests/isolation/dead_pe.sh checks how fast and how cleanly).
  *
- *   dead_pe -r PE -p POINT -f HOW [-d MS]
+ *   dead_pe -r PE|all -p POINT -f HOW [-d MS] [-c fork|exec]
  *
  * POINT, where PE dies and where the others are meanwhile:
  *   start        before shmem_init, MS ms after start; others in shmem_init
@@ -11,8 +11,14 @@
  *   reduce       the same; others in shmem_long_sum_reduce
  *   wait         the same; others in shmem_long_wait_until
  *   signal_wait  the same; others in shmem_signal_wait_until
+ *   none         nobody dies: every PE runs shmem_init, a barrier and
+ *                shmem_finalize, and exits with status 0
  * HOW: kill (SIGKILL), segv (a real invalid access), exit (exit(0) without
- * shmem_finalize).
+ * shmem_finalize). "-r all" makes every PE the one that dies.
+ * -c: every PE first starts a child that exits at once (before shmem_init,
+ * and with "none" after it too): fork (exit(0) in the forked copy) or exec
+ * (this program run again with -x, which exits 0 at once). The PE waits for
+ * it; neither must disturb the job.
  * Every PE prints "PE r pid N" first, so the test can look for what is left;
  * the dying PE prints "failing at SECONDS" (wall clock) just before dying.
  * A PE that gets out of its wait prints FAIL and exits 1: the job was meant
@@ -25,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +72,30 @@ static void *fail_in_init(void *arg)
     return NULL;
 }
 
+/* A child that exits 0 at once; its status is printed, never fatal here:
+ * the test looks at what the job did. */
+static void spawn_child(const char *mode)
+{
+    int status = -1;
+    pid_t pid = fork();
+
+    if (pid < 0) {
+        perror("dead_pe: fork");
+        exit(2);
+    }
+    if (pid == 0) {
+        if (strcmp(mode, "exec") == 0) {
+            execl("/proc/self/exe", "dead_pe", "-x", (char *)NULL);
+            _exit(127);
+        }
+        exit(0);
+    }
+    waitpid(pid, &status, 0);
+    printf("child %d (%s) ended, status %d\n", (int)pid, mode,
+           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    fflush(stdout);
+}
+
 /* The rank before shmem_init: every PMIx launcher sets PMIX_RANK. */
 static int rank_from_env(void)
 {
@@ -99,18 +130,22 @@ static void others_wait(const char *point)
 
 int main(int argc, char **argv)
 {
-    const char *point = "barrier";
+    const char *point = "barrier", *child = NULL;
     int victim = 1, opt, me;
     pthread_t th;
 
-    while ((opt = getopt(argc, argv, "r:p:f:d:")) != -1) {
+    while ((opt = getopt(argc, argv, "r:p:f:d:c:x")) != -1) {
         switch (opt) {
-        case 'r': victim = atoi(optarg); break;
+        case 'r': victim = strcmp(optarg, "all") ? atoi(optarg) : -2; break;
+        case 'c': child = optarg; break;
+        case 'x': return 0; /* the exec'd child */
         case 'p': point = optarg; break;
         case 'f': how = optarg; break;
         case 'd': delay_ms = atol(optarg); break;
         default:
-            fprintf(stderr, "usage: dead_pe -r PE -p POINT -f kill|segv|exit [-d MS]\n");
+            fprintf(stderr,
+                    "usage: dead_pe -r PE|all -p POINT -f kill|segv|exit "
+                    "[-d MS] [-c fork|exec]\n");
             return 2;
         }
     }
@@ -118,12 +153,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "dead_pe: unknown failure %s\n", how);
         return 2;
     }
+    if (child && strcmp(child, "fork") && strcmp(child, "exec")) {
+        fprintf(stderr, "dead_pe: unknown child %s\n", child);
+        return 2;
+    }
     me = rank_from_env();
+    if (victim == -2)
+        victim = me;
     printf("PE %d pid %d\n", me, (int)getpid());
     if (me == 0 && getenv("SLURM_JOB_ID"))
         printf("slurm step %s.%s\n", getenv("SLURM_JOB_ID"),
                getenv("SLURM_STEP_ID") ? getenv("SLURM_STEP_ID") : "0");
     fflush(stdout);
+    if (child)
+        spawn_child(child);
     if (me == victim && strcmp(point, "start") == 0) {
         sleep_ms(delay_ms);
         fail_now("before shmem_init");
@@ -143,6 +186,13 @@ int main(int argc, char **argv)
     if (me != shmem_my_pe()) {
         printf("FAIL: PE %d has PMIX_RANK %d\n", shmem_my_pe(), me);
         shmem_global_exit(1);
+    }
+    if (strcmp(point, "none") == 0) {
+        shmem_barrier_all();
+        if (child)
+            spawn_child(child);
+        shmem_finalize();
+        return 0;
     }
     if (strcmp(point, "start") == 0 || strcmp(point, "init") == 0)
         others_wait("barrier");

@@ -1,6 +1,7 @@
 /*
- * The few core symbols the bootstrap uses (logging), for test programs that
- * link src/boot alone and not the whole library.
+ * The few core symbols the bootstrap uses (logging, the heap objects'
+ * names), for test programs that link src/boot alone and not the whole
+ * library.
  */
 #include "config.h"
 
@@ -8,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "core/heap/shm_names.h"
 
 int shmi_log_level = SHMI_LOG_WARN;
 
@@ -21,4 +23,10 @@ void shmi_log_print(int level, const char *subsys, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "weft %s %s: %s\n", subsys,
             level == SHMI_LOG_ERROR ? "error" : "message", msg);
+}
+
+/* The heap's names in /dev/shm: a program without a heap has none. */
+void shmi_shm_names_abandon(const char *jobid)
+{
+    (void)jobid;
 }
