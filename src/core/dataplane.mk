@@ -3,6 +3,7 @@
 libweft_internal_la_SOURCES += \
 	src/core/heap/alloc.c \
 	src/core/heap/shm_object.c \
+	src/core/heap/shm_names.c \
 	src/core/heap/heap.c \
 	src/core/heap/data_seg.c \
 	src/core/heap/segments.c \
@@ -11,6 +12,7 @@ libweft_internal_la_SOURCES += \
 noinst_HEADERS += \
 	src/core/heap/alloc.h \
 	src/core/heap/shm_object.h \
+	src/core/heap/shm_names.h \
 	src/core/heap/heap.h
 # Tests of tests/heap/heap.cases: the allocator alone (internals), and
 # programs that use the public API.
@@ -21,7 +23,10 @@ check_PROGRAMS += \
 	tests/heap/heap_ptr \
 	tests/heap/shm_unit \
 	tests/heap/heap_bad \
-	tests/heap/heap_stress
+	tests/heap/heap_stress \
+	tests/isolation/shm_names_unit
+tests_isolation_shm_names_unit_SOURCES = tests/isolation/shm_names_unit.c
+tests_isolation_shm_names_unit_LDADD = libweft_internal.la
 tests_heap_alloc_unit_SOURCES = tests/heap/alloc_unit.c
 tests_heap_alloc_unit_LDADD = libweft_internal.la
 tests_heap_heap_basic_SOURCES = tests/heap/heap_basic.c tests/heap/heap_test.h
@@ -37,7 +42,7 @@ tests_heap_heap_bad_LDADD = libweft.la
 tests_heap_heap_stress_SOURCES = tests/heap/heap_stress.c tests/heap/heap_test.h
 tests_heap_heap_stress_LDADD = libweft.la
 EXTRA_DIST += tests/heap/heap.cases tests/heap/heap_object.sh \
-	tests/heap/expect_fatal.sh
+	tests/heap/expect_fatal.sh tests/isolation/stale_names.sh
 # ---- end of symmetric memory ----
 # (files of this area are listed here)
 # -- Data plane: RMA, atomics, signals, ordering, wait/test, contexts, paths,

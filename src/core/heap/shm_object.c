@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/heap/shm_names.h"
 #include "core/state.h"
 
 size_t shmi_page_size(void)
@@ -45,25 +46,26 @@ static int create_memfd(const char *tag, int *fd)
     return 0;
 }
 
-/* A name unique to this job, PE, process and segment; the job id comes from
- * the launcher and may hold any character, so only [A-Za-z0-9] is kept. */
-static void posix_name(const char *tag, char *name, size_t len)
+/* A name unique to this job, PE, process and segment; shm_names.c parses
+ * it (as does tools/oshrun_tmp.c): keep the form. */
+static void posix_name(const char *job, const char *tag, char *name, size_t len)
 {
-    char job[40];
-    size_t j = 0;
-
-    for (const char *p = shmi_state.boot.jobid; *p && j + 1 < sizeof(job); p++)
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-            (*p >= '0' && *p <= '9'))
-            job[j++] = *p;
-    job[j] = '\0';
     snprintf(name, len, "/weft-%s-%d-%ld-%s", job, shmi_state.boot.rank,
              (long)getpid(), tag);
 }
 
 static int create_posix(const char *tag, shmi_shm_t *obj)
 {
-    posix_name(tag, obj->desc.name, sizeof(obj->desc.name));
+    static int swept;
+    char job[SHMI_SHM_JOB_MAX];
+
+    /* Once per process, and only where names are used at all. */
+    if (!swept) {
+        shmi_shm_names_sweep();
+        swept = 1;
+    }
+    shmi_shm_name_job(shmi_state.boot.jobid, job);
+    posix_name(job, tag, obj->desc.name, sizeof(obj->desc.name));
     obj->fd =
         shm_open(obj->desc.name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (obj->fd < 0) {
@@ -76,6 +78,7 @@ static int create_posix(const char *tag, shmi_shm_t *obj)
         SHMI_LOG(SHMI_LOG_WARN, "heap", "fchmod(%s): %s", obj->desc.name,
                  strerror(errno));
     obj->unlinked = 0;
+    shmi_shm_names_hold(obj->desc.name, job, obj->fd);
     return 0;
 }
 
@@ -158,6 +161,7 @@ void shmi_shm_release(shmi_shm_t *obj)
         if (shm_unlink(obj->desc.name) != 0 && errno != ENOENT)
             SHMI_LOG(SHMI_LOG_WARN, "heap", "shm_unlink(%s): %s",
                      obj->desc.name, strerror(errno));
+        shmi_shm_names_drop(obj->desc.name);
         obj->unlinked = 1;
     }
     if (obj->fd >= 0) {

@@ -7,7 +7,8 @@
  *    peer opens it through /proc/<pid>/fd/<fd> while the owner keeps the fd
  *    open (until shmi_segments_connected).
  *  - POSIX shm: a name in /dev/shm created O_EXCL with mode 0600, unique per
- *    job, PE and process; unlinked by its owner once every peer mapped it.
+ *    job, PE and process; unlinked by its owner once every peer mapped it,
+ *    and by the means of shm_names.h when the owner dies before that.
  * A peer checks the device and inode it opened against the published ones,
  * so a recycled pid or a pid namespace can never map the wrong object.
  */
