@@ -2,7 +2,7 @@
 # point-to-point counterparts on the other, the machine's floor, and
 # bench/compare, which runs them side by side.
 noinst_PROGRAMS += bench/shmem_latency bench/shmem_bandwidth bench/shmem_atomic \
-	bench/floor
+	bench/floor bench/check_cost
 noinst_HEADERS += bench/bench_util.h
 dist_noinst_SCRIPTS += bench/compare
 
@@ -13,6 +13,9 @@ bench_shmem_bandwidth_LDADD = libweft.la
 bench_shmem_atomic_SOURCES = bench/shmem_atomic.c
 bench_shmem_atomic_LDADD = libweft.la
 bench_floor_SOURCES = bench/floor.c
+# bench/check-cost.sh: 8-byte operations in short batches
+bench_check_cost_SOURCES = bench/check_cost.c
+bench_check_cost_LDADD = libweft.la
 
 if HAVE_MPICC
 noinst_PROGRAMS += bench/mpi_latency bench/mpi_bandwidth
