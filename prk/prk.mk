@@ -10,8 +10,8 @@
 # and their compiler flags, so that a comparison measures communication.
 # Every function starts on a 64-byte boundary, so that the shared hot
 # loops have the same alignment in both programs (their addresses differ
-# with each program's own code and imports): where a loop falls relative to
-# 32- and 64-byte boundaries alone can move a sweep by several per cent.
+# with each program's own code and imports; where a loop falls relative to
+# the 32- and 64-byte boundaries of instruction fetch is part of its speed).
 # -fvect-cost-model=dynamic (GCC) keeps the loops vectorized when the
 # user's CFLAGS lower the optimization level to -O2 (they follow ours); it
 # is left out for a compiler that does not take it.
