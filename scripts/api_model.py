@@ -170,7 +170,7 @@ SIGNAL = ("$T *dest, const $T *source, size_t nelems, uint64_t *sig_addr, "
 RMA_KW = dict(ctx=True, sizes=RMA_SIZES, generic=0)
 
 FAMILIES = [
-    # ---- RMA (rma.c, rma_sized.c) ----
+    # ---- RMA (rma.c; the strided and blocked forms in rma_strided.c) ----
     F("put", "", "RMA", "void", RMA_PUT,
       'shmi_put("$NAME", $CTX, dest, source, $NB, pe);', "rma", mem=True,
       **RMA_KW),
@@ -185,16 +185,16 @@ FAMILIES = [
       'return value;', "rma", ctx=True, generic=0),
     F("iput", "", "RMA", "void", RMA_STRIDED,
       'shmi_iput("$NAME", $CTX, dest, source, dst, sst, nelems, $ES, pe);',
-      "rma", **RMA_KW),
+      "rma_strided", **RMA_KW),
     F("iget", "", "RMA", "void", RMA_STRIDED,
       'shmi_iget("$NAME", $CTX, dest, source, dst, sst, nelems, $ES, pe);',
-      "rma", **RMA_KW),
+      "rma_strided", **RMA_KW),
     F("ibput", "", "RMA", "void", RMA_BLOCKED,
       'shmi_ibput("$NAME", $CTX, dest, source, dst, sst, bsize, nblocks, '
-      '$ES, pe);', "rma", **RMA_KW),
+      '$ES, pe);', "rma_strided", **RMA_KW),
     F("ibget", "", "RMA", "void", RMA_BLOCKED,
       'shmi_ibget("$NAME", $CTX, dest, source, dst, sst, bsize, nblocks, '
-      '$ES, pe);', "rma", **RMA_KW),
+      '$ES, pe);', "rma_strided", **RMA_KW),
     F("put", "_nbi", "RMA", "void", RMA_PUT,
       'shmi_put_nbi("$NAME", $CTX, dest, source, $NB, pe);', "rma",
       mem=True, **RMA_KW),
@@ -254,29 +254,31 @@ for _op in ("and", "or", "xor"):
         amo(f"atomic_{_op}", "AMO_BIT", "void", "$T *dest, $T value, int pe",
             f"SHMI_AMO_{_op.upper()}", operand="&value"),
     ]
+# The non-blocking fetching forms (1.5), in a file of their own.
+_NBI = dict(nbi=True, file="amo_nbi")
 FAMILIES += [
     amo("atomic_fetch_nbi", "AMO_EXT", "void",
         "$T *fetch, const $T *source, int pe", "SHMI_AMO_FETCH", dest=SRC,
-        fetch="fetch", nbi=True),
+        fetch="fetch", **_NBI),
     amo("atomic_compare_swap_nbi", "AMO_STD", "void",
         "$T *fetch, $T *dest, $T cond, $T value, int pe", "SHMI_AMO_CSWAP",
-        operand="&value", compare="&cond", fetch="fetch", nbi=True),
+        operand="&value", compare="&cond", fetch="fetch", **_NBI),
     amo("atomic_swap_nbi", "AMO_EXT", "void",
         "$T *fetch, $T *dest, $T value, int pe", "SHMI_AMO_SWAP",
-        operand="&value", fetch="fetch", nbi=True),
+        operand="&value", fetch="fetch", **_NBI),
     amo("atomic_fetch_inc_nbi", "AMO_STD", "void",
         "$T *fetch, $T *dest, int pe", "SHMI_AMO_FETCH_INC", fetch="fetch",
-        nbi=True),
+        **_NBI),
     amo("atomic_fetch_add_nbi", "AMO_STD", "void",
         "$T *fetch, $T *dest, $T value, int pe", "SHMI_AMO_FETCH_ADD",
-        operand="&value", fetch="fetch", nbi=True),
+        operand="&value", fetch="fetch", **_NBI),
 ]
 for _op in ("and", "or", "xor"):
     FAMILIES.append(
         amo(f"atomic_fetch_{_op}_nbi", "AMO_BIT", "void",
             "$T *fetch, $T *dest, $T value, int pe",
             f"SHMI_AMO_FETCH_{_op.upper()}", operand="&value", fetch="fetch",
-            nbi=True))
+            **_NBI))
 # Deprecated in 1.4, still in 1.6 (no context forms).
 _DEP = dict(ctx=False, status="deprecated", file="amo_deprecated")
 FAMILIES += [
@@ -571,8 +573,10 @@ AREAS = [  # (file, heading) in header order
     ("mem", "Memory management"),
     ("ctx_team", "Contexts and teams"),
     ("rma", "Remote memory access"),
+    ("rma_strided", "Remote memory access, strided and blocked"),
     ("signal", "Put-with-signal and signals"),
     ("amo", "Atomic memory operations"),
+    ("amo_nbi", "Atomic memory operations, non-blocking fetching forms"),
     ("amo_deprecated", "Atomic memory operations, deprecated names (1.4)"),
     ("sync", "Point-to-point synchronization"),
     ("coll", "Collectives: team-based, barrier and sync"),

@@ -9,7 +9,8 @@ trap 'rm -rf "$tmp"' EXIT
 gen="$S/src/api/gen"
 $CC -std=c11 -Wall -Wextra -Werror -O0 -I"$S/include" -I"$S/src" -I"$S" \
     -I"$S/tests/gen" -o "$tmp/wrappers" "$S/tests/api/wrappers_stub.c" \
-    "$gen/rma.c" "$gen/signal.c" "$gen/amo.c" "$gen/amo_deprecated.c" \
+    "$gen/rma.c" "$gen/rma_strided.c" "$gen/signal.c" "$gen/amo.c" \
+    "$gen/amo_nbi.c" "$gen/amo_deprecated.c" \
     "$gen/sync.c" "$gen/coll.c" "$gen/coll_deprecated.c" \
     "$S/src/core/dtype.c" || exit 1
 exec "$tmp/wrappers"

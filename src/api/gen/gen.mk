@@ -4,8 +4,10 @@ libweft_internal_la_SOURCES += \
 	src/api/gen/mem.c \
 	src/api/gen/ctx_team.c \
 	src/api/gen/rma.c \
+	src/api/gen/rma_strided.c \
 	src/api/gen/signal.c \
 	src/api/gen/amo.c \
+	src/api/gen/amo_nbi.c \
 	src/api/gen/amo_deprecated.c \
 	src/api/gen/sync.c \
 	src/api/gen/coll.c \
@@ -18,6 +20,7 @@ shmempartsdir = $(includedir)/shmem
 shmemparts_HEADERS = \
 	include/shmem/amo.h \
 	include/shmem/amo_deprecated.h \
+	include/shmem/amo_nbi.h \
 	include/shmem/coll.h \
 	include/shmem/coll_deprecated.h \
 	include/shmem/constants.h \
@@ -25,14 +28,17 @@ shmemparts_HEADERS = \
 	include/shmem/generic.h \
 	include/shmem/generic_amo.h \
 	include/shmem/generic_amo_deprecated.h \
+	include/shmem/generic_amo_nbi.h \
 	include/shmem/generic_coll.h \
 	include/shmem/generic_rma.h \
+	include/shmem/generic_rma_strided.h \
 	include/shmem/generic_signal.h \
 	include/shmem/generic_sync.h \
 	include/shmem/handles.h \
 	include/shmem/mem.h \
 	include/shmem/order.h \
 	include/shmem/rma.h \
+	include/shmem/rma_strided.h \
 	include/shmem/setup.h \
 	include/shmem/signal.h \
 	include/shmem/sync.h
@@ -40,12 +46,14 @@ pshmempartsdir = $(includedir)/pshmem
 pshmemparts_HEADERS = \
 	include/pshmem/amo.h \
 	include/pshmem/amo_deprecated.h \
+	include/pshmem/amo_nbi.h \
 	include/pshmem/coll.h \
 	include/pshmem/coll_deprecated.h \
 	include/pshmem/ctx_team.h \
 	include/pshmem/mem.h \
 	include/pshmem/order.h \
 	include/pshmem/rma.h \
+	include/pshmem/rma_strided.h \
 	include/pshmem/setup.h \
 	include/pshmem/signal.h \
 	include/pshmem/sync.h
