@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "boot/boot_pmix.h"
 #include "core/error.h"
@@ -75,7 +76,14 @@ int shmi_boot_fence(void)
     rc = PMIx_Fence(NULL, 0, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS) {
-        SHMI_LOG(SHMI_LOG_ERROR, "boot", "PMIx_Fence: %s",
+        /* Usually a PE died while the job starts. The launcher then stops
+         * the job and names that PE; our own error, sooner, would end the
+         * job in our name and hide which PE it was. */
+        struct timespec grace = {1, 0};
+
+        nanosleep(&grace, NULL);
+        SHMI_LOG(SHMI_LOG_ERROR, "boot",
+                 "PMIx_Fence: %s (did a PE end during start-up?)",
                  PMIx_Error_string(rc));
         return SHMI_EIO;
     }
