@@ -25,29 +25,12 @@ NP=4 VICTIM=2 LIMIT=2.0
 export FI_TCP_IFACE=lo FI_SOCKETS_IFACE=lo
 [ -x "$prog" ] || { echo "FAIL: $prog is missing (make check builds it)"; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/weft-dead.XXXXXX")
-cleanup() {
-    [ -z "${SLURM_CONF:-}" ] || slurm_down
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-errs=0
-bad() { echo "FAIL: $*"; errs=$((errs + 1)); }
-skip() { echo "skipped: $*"; exit 77; }
+. "$S/tests/isolation/dead_pe_setup.sh"
+dead_pe_setup dead
 
 # The PEs' TMPDIR is the job's own: whatever is left there is the job's.
 export TMPDIR=$work/tmp
 mkdir -m 700 "$TMPDIR"
-
-. "$S/tests/launch/slurm-test.sh"
-
-# A libtool wrapper would be the task srun starts: run the real program.
-real=$prog
-if [ -x "$B/tests/isolation/.libs/dead_pe" ]; then
-    real=$B/tests/isolation/.libs/dead_pe
-    export LD_LIBRARY_PATH=$B/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
 
 case $launcher in
 oshrun) cmd=("$OSHRUN" -n $NP "$prog") ;;

@@ -18,7 +18,7 @@ tests_isolation_dead_pe_LDADD = libweft.la -lpthread
 tests_badinput_bad_input_SOURCES = tests/badinput/bad_input.c
 tests_badinput_bad_input_LDADD = libweft.la
 dist_check_SCRIPTS += tests/isolation/isolation.sh tests/isolation/dead_pe.sh \
-	tests/isolation/early_exit.sh \
+	tests/isolation/early_exit.sh tests/isolation/dead_pe_setup.sh \
 	tests/badinput/expect_fail.sh
 dist_noinst_SCRIPTS += scripts/sanitize-check.sh bench/check-cost.sh
 EXTRA_DIST += tests/stress/stress.cases tests/isolation/isolation.cases \
