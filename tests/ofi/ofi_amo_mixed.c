@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 
 #include "core/error.h"
@@ -29,20 +30,32 @@ static int t_iters = 3000;
 #define T_OFF_DONE (T_OFF_AMO + 32)  /* fabric PEs finished */
 #define T_OFF_CPU (T_OFF_AMO + 48)   /* increments the CPU PEs made */
 
-/* CPU atomics on PE 0's words for as long as the fabric side runs, so that
- * both really overlap; returns how many increments were made. */
+/* How long the CPU side changes the words at most. A compare-swap loop is
+ * lock-free, not wait-free: each attempt needs the word unchanged for one
+ * round trip, which a word incremented without pause may never give (with 4
+ * PEs on 2 cores, whether it does is up to the scheduler). After this the
+ * CPU side stops, so the emulated loops always finish; the overlap is still
+ * real, and every fabric update applied meanwhile must survive. */
+#define T_HAMMER_SECONDS 2
+
+/* CPU atomics on PE 0's words while the fabric side runs (at most
+ * T_HAMMER_SECONDS), so that both really overlap; returns how many
+ * increments were made. */
 static uint64_t hammer_cpu(char *heap0, int fabric_pes)
 {
     uint64_t *w = (uint64_t *)(heap0 + T_OFF_WORD);
     uint32_t *w32 = (uint32_t *)(heap0 + T_OFF_WORD32);
     uint64_t *done = (uint64_t *)(heap0 + T_OFF_DONE);
+    time_t stop = time(NULL) + T_HAMMER_SECONDS;
     uint64_t n = 0;
 
     while (__atomic_load_n(done, __ATOMIC_ACQUIRE) < (uint64_t)fabric_pes) {
-        __atomic_fetch_add(w, 1, __ATOMIC_SEQ_CST);
-        __atomic_fetch_add(w32, 1, __ATOMIC_SEQ_CST);
-        n++;
-        if (n % 64 == 0) {
+        if (time(NULL) < stop) {
+            __atomic_fetch_add(w, 1, __ATOMIC_SEQ_CST);
+            __atomic_fetch_add(w32, 1, __ATOMIC_SEQ_CST);
+            n++;
+        }
+        if (n % 64 == 0 || time(NULL) >= stop) {
             t_ops->progress();
             sched_yield(); /* the fabric PEs share the cores */
         }
