@@ -201,6 +201,36 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/*
+ * Ends the job through the launcher. srun and mpirun then kill every PE
+ * outright (SIGKILL), so that the names of the job's heap objects
+ * (SHMEM_HEAP_OBJECT=posix) would stay in /dev/shm: this PE removes them
+ * first, whichever PE of the node made them. A peer still in start-up may
+ * create one after that, so when PMIx_Abort returns before the launcher
+ * killed this process, it removes them again every millisecond until
+ * the kill arrives (at most ABORT_SWEEP_MS, then the caller goes on).
+ * oshrun removes what its PEs leave in /dev/shm itself (tools/oshrun_tmp.c).
+ */
+#define ABORT_SWEEP_MS 2000
+
+static void abort_via_launcher(int status, const char *msg)
+{
+    const char *job = shmi_boot_pmix.me.nspace;
+
+    if (shmi_boot_launcher_reports_exit) {
+        fflush(NULL);
+        PMIx_Abort(status, msg ? msg : "", NULL, 0);
+        return;
+    }
+    shmi_shm_names_abandon(job);
+    fflush(NULL);
+    PMIx_Abort(status, msg ? msg : "", NULL, 0);
+    for (int ms = 0; ms < ABORT_SWEEP_MS; ms++) {
+        shmi_shm_names_abandon(job);
+        sleep_ms(1);
+    }
+}
+
 /* A PE that exits without shmem_finalize leaves the others waiting for it:
  * say which one, and have the launcher end the job now (srun would notice
  * only when the PMIx connection drops, and name the PE in PMIx terms). */
@@ -217,8 +247,7 @@ static void exit_joined(int status)
     SHMI_LOG(SHMI_LOG_ERROR, "boot", "%s; the job ends", msg);
     if (shmi_boot_launcher_reports_exit)
         return;
-    fflush(NULL);
-    PMIx_Abort(status != 0 ? status : 1, msg, NULL, 0);
+    abort_via_launcher(status != 0 ? status : 1, msg);
 }
 
 /* What peer published under key, asking this node's PMIx server only:
@@ -314,11 +343,7 @@ static void leave_job(int status)
                  (unsigned)shmi_boot_pmix.me.rank, status);
         SHMI_LOG(SHMI_LOG_ERROR, "boot", "%s, which PE %d called; the job ends",
                  msg, peer);
-        /* The launcher kills the others outright: the names of their heap
-         * objects (SHMEM_HEAP_OBJECT=posix) would stay in /dev/shm. */
-        shmi_shm_names_abandon(shmi_boot_pmix.me.nspace);
-        fflush(NULL);
-        PMIx_Abort(status != 0 ? status : 1, msg, NULL, 0);
+        abort_via_launcher(status != 0 ? status : 1, msg);
     }
     PMIx_Finalize(NULL, 0);
     shmi_boot_pmix.finalized = 1;
@@ -438,7 +463,7 @@ _Noreturn void shmi_boot_abort(int status, const char *msg)
     /* A singleton has nobody to tell; PMIx_Abort would only wait. */
     if (shmi_boot_pmix.connected && !shmi_boot_pmix.singleton &&
         !shmi_boot_pmix.finalized)
-        PMIx_Abort(status, msg ? msg : "", NULL, 0);
+        abort_via_launcher(status, msg);
     _exit(status);
 }
 

@@ -51,6 +51,14 @@ static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGSEGV,
 #define N_SIGS      (sizeof(sigs) / sizeof(sigs[0]))
 #define FIRST_FAULT 3
 
+/* Set (before the sweep) once this process removes the job's names because
+ * the job ends. A name that another thread creates after that (a PE's
+ * exit() runs while its main thread is still in shmem_init) is removed by
+ * its creator: hold() raises the slot's flag, then reads this one; the
+ * ending path sets this one, then reads the flags; with sequentially
+ * consistent accesses on both sides, one of them sees the other. */
+static volatile sig_atomic_t job_ending;
+
 static struct sigaction old_act[N_SIGS];
 static int hooked[N_SIGS];
 static int n_held;
@@ -182,7 +190,8 @@ static void unlink_job_names(const char *prefix, size_t plen, int all)
 static void unlink_own(void)
 {
     for (int i = 0; i < MAX_NAMES; i++)
-        if (names.used[i] && names.owner[i] == getpid())
+        if (__atomic_load_n(&names.used[i], __ATOMIC_SEQ_CST) &&
+            names.owner[i] == getpid())
             unlink(names.path[i]);
 }
 
@@ -277,6 +286,7 @@ static void abandon_all(void)
         mine |= names.used[i] && names.owner[i] == getpid();
     if (!mine)
         return; /* a forked child: the names are its parent's business */
+    __atomic_store_n(&job_ending, 1, __ATOMIC_SEQ_CST);
     unlink_own();
     unlink_job_names(names.prefix, (size_t)names.prefix_len, 1);
 }
@@ -317,6 +327,7 @@ void shmi_shm_names_abandon(const char *jobid)
 {
     char job[SHMI_SHM_JOB_MAX], prefix[5 + SHMI_SHM_JOB_MAX + 1];
 
+    __atomic_store_n(&job_ending, 1, __ATOMIC_SEQ_CST);
     unlink_own();
     shmi_shm_name_job(jobid ? jobid : "", job);
     if (job[0]) /* without a job id, no name tells whose it is */
@@ -359,7 +370,9 @@ void shmi_shm_names_hold(const char *name, const char *job, int fd)
          * it is: then only this process's own names are removed. */
         if (names.prefix_len == 0 && job[0])
             names.prefix_len = (sig_atomic_t)make_prefix(job, names.prefix);
-        names.used[slot] = 1;
+        __atomic_store_n(&names.used[slot], 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&job_ending, __ATOMIC_SEQ_CST))
+            unlink(path); /* too late: the job ends (see job_ending) */
         if (n_held++ == 0) {
             hook_signals();
             hook_abort();
