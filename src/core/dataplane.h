@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/segment.h"
 #include "core/state.h"
+#include "gpu/device_path.h"
 
 /* shmi_X for the non-typed public routines (generated). */
 #include "api/gen/core_decl.h"
@@ -115,6 +116,48 @@ static inline int shmi_dp_seg(const char *routine, const void *addr, size_t len,
         }
     }
     shmi_dp_bad_addr(routine, addr, len, pe);
+}
+
+/*
+ * The common case of an RMA call, decided with loads and compares only, so
+ * that a routine built on it needs no stack frame (bench/check_cost): a world
+ * context, a PE in range whose heap is mapped here, a range inside the heap,
+ * a non-NULL local buffer and no device heap. Returns where sym lies in that
+ * PE's mapping of the heap, or NULL when the full path must decide; that
+ * path also names whatever argument was wrong. The checks are the same as
+ * the full path's: PE range (one compare), NULL local buffer (one test),
+ * range (an add whose carry is tested, and one compare, where the unchecked
+ * build needs one compare to know that sym lies in the heap).
+ */
+static inline void *shmi_dp_fast_peer(shmem_ctx_t ctx, const void *sym,
+                                      const void *local, size_t len, int pe)
+{
+    const shmi_seg_t *heap = &shmi_state.seg[SHMI_SEG_HEAP];
+    uintptr_t d = (uintptr_t)sym - (uintptr_t)heap->base;
+    char **bases = shmi_state.peer_base[SHMI_SEG_HEAP];
+    char *b;
+
+    if (SHMI_UNLIKELY(ctx == SHMEM_CTX_INVALID || ctx->team != SHMEM_TEAM_WORLD))
+        return NULL;
+    if (SHMI_DP_CHECKS &&
+        SHMI_UNLIKELY((unsigned)pe >= (unsigned)shmi_n_pes_fast() ||
+                      local == NULL))
+        return NULL;
+    if (SHMI_DP_CHECKS) {
+        /* [d, d + len) inside the heap, d + len not wrapping around (len 0
+         * at the very end copies nothing) */
+        size_t end;
+
+        if (SHMI_UNLIKELY(__builtin_add_overflow(d, len, &end) ||
+                          end > heap->size))
+            return NULL;
+    } else if (SHMI_UNLIKELY(d >= heap->size)) {
+        return NULL;
+    }
+    if (SHMI_UNLIKELY(shmi_device_active || bases == NULL))
+        return NULL;
+    b = bases[pe];
+    return SHMI_LIKELY(b != NULL) ? b + d : NULL;
 }
 
 /* A shareable context (ctx->locked) takes its lock around fabric calls when

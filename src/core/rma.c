@@ -84,27 +84,69 @@ shmi_rma_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
     shmi_dp_fabric_get(routine, ctx, pe, seg, off, dest, nbytes, nbi);
 }
 
-void shmi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
-              size_t nbytes, int pe)
+/* The full paths, out of line: the routines below reach them by a tail
+ * call, so that their common case needs no stack frame. */
+static __attribute__((noinline)) void
+shmi_put_full(const char *routine, shmem_ctx_t ctx, void *dest,
+              const void *src, size_t nbytes, int pe)
 {
     shmi_rma_put(routine, ctx, dest, src, nbytes, pe, 0);
 }
 
+static __attribute__((noinline)) void
+shmi_get_full(const char *routine, shmem_ctx_t ctx, void *dest,
+              const void *src, size_t nbytes, int pe)
+{
+    shmi_rma_get(routine, ctx, dest, src, nbytes, pe, 0);
+}
+
+void shmi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
+              size_t nbytes, int pe)
+{
+    void *p = shmi_dp_fast_peer(ctx, dest, src, nbytes, pe);
+
+    if (SHMI_LIKELY(p != NULL)) {
+        shmt_local_copy(p, src, nbytes);
+        return;
+    }
+    shmi_put_full(routine, ctx, dest, src, nbytes, pe);
+}
+
+/* On the load/store path every operation is complete on return, so an nbi
+ * put is a blocking one there; the fabric path differs. */
 void shmi_put_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
                   const void *src, size_t nbytes, int pe)
 {
+    void *p = shmi_dp_fast_peer(ctx, dest, src, nbytes, pe);
+
+    if (SHMI_LIKELY(p != NULL)) {
+        shmt_local_copy(p, src, nbytes);
+        return;
+    }
     shmi_rma_put(routine, ctx, dest, src, nbytes, pe, 1);
 }
 
 void shmi_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
               size_t nbytes, int pe)
 {
-    shmi_rma_get(routine, ctx, dest, src, nbytes, pe, 0);
+    void *p = shmi_dp_fast_peer(ctx, src, dest, nbytes, pe);
+
+    if (SHMI_LIKELY(p != NULL)) {
+        shmt_local_copy(dest, p, nbytes);
+        return;
+    }
+    shmi_get_full(routine, ctx, dest, src, nbytes, pe);
 }
 
 void shmi_get_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
                   const void *src, size_t nbytes, int pe)
 {
+    void *p = shmi_dp_fast_peer(ctx, src, dest, nbytes, pe);
+
+    if (SHMI_LIKELY(p != NULL)) {
+        shmt_local_copy(dest, p, nbytes);
+        return;
+    }
     shmi_rma_get(routine, ctx, dest, src, nbytes, pe, 1);
 }
 
