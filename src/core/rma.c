@@ -52,7 +52,7 @@ shmi_rma_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
     }
     p = shmi_seg_peer_ptr(pe, seg, off);
     if (SHMI_LIKELY(p != NULL)) {
-        shmt_local_copy(p, src, nbytes);
+        shmt_local_copy(p, src, nbytes, SHMT_TO_PEER);
         return;
     }
     shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, nbi);
@@ -78,10 +78,34 @@ shmi_rma_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
     }
     p = shmi_seg_peer_ptr(pe, seg, off);
     if (SHMI_LIKELY(p != NULL)) {
-        shmt_local_copy(dest, p, nbytes);
+        shmt_local_copy(dest, p, nbytes, SHMT_FROM_PEER);
         return;
     }
     shmi_dp_fabric_get(routine, ctx, pe, seg, off, dest, nbytes, nbi);
+}
+
+/* The common path of a put or get (shmi_dp_fast_peer): 0 when the call
+ * must take the full path. */
+static inline int shmi_put_fast(shmem_ctx_t ctx, void *dest, const void *src,
+                                size_t nbytes, int pe)
+{
+    void *p = shmi_dp_fast_peer(ctx, dest, src, nbytes, pe);
+
+    if (SHMI_UNLIKELY(p == NULL))
+        return 0;
+    shmt_local_copy(p, src, nbytes, SHMT_TO_PEER);
+    return 1;
+}
+
+static inline int shmi_get_fast(shmem_ctx_t ctx, void *dest, const void *src,
+                                size_t nbytes, int pe)
+{
+    void *p = shmi_dp_fast_peer(ctx, src, dest, nbytes, pe);
+
+    if (SHMI_UNLIKELY(p == NULL))
+        return 0;
+    shmt_local_copy(dest, p, nbytes, SHMT_FROM_PEER);
+    return 1;
 }
 
 /* The full paths, out of line: the routines below reach them by a tail
@@ -103,12 +127,8 @@ shmi_get_full(const char *routine, shmem_ctx_t ctx, void *dest,
 void shmi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
               size_t nbytes, int pe)
 {
-    void *p = shmi_dp_fast_peer(ctx, dest, src, nbytes, pe);
-
-    if (SHMI_LIKELY(p != NULL)) {
-        shmt_local_copy(p, src, nbytes);
+    if (SHMI_LIKELY(shmi_put_fast(ctx, dest, src, nbytes, pe)))
         return;
-    }
     shmi_put_full(routine, ctx, dest, src, nbytes, pe);
 }
 
@@ -117,36 +137,24 @@ void shmi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
 void shmi_put_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
                   const void *src, size_t nbytes, int pe)
 {
-    void *p = shmi_dp_fast_peer(ctx, dest, src, nbytes, pe);
-
-    if (SHMI_LIKELY(p != NULL)) {
-        shmt_local_copy(p, src, nbytes);
+    if (SHMI_LIKELY(shmi_put_fast(ctx, dest, src, nbytes, pe)))
         return;
-    }
     shmi_rma_put(routine, ctx, dest, src, nbytes, pe, 1);
 }
 
 void shmi_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
               size_t nbytes, int pe)
 {
-    void *p = shmi_dp_fast_peer(ctx, src, dest, nbytes, pe);
-
-    if (SHMI_LIKELY(p != NULL)) {
-        shmt_local_copy(dest, p, nbytes);
+    if (SHMI_LIKELY(shmi_get_fast(ctx, dest, src, nbytes, pe)))
         return;
-    }
     shmi_get_full(routine, ctx, dest, src, nbytes, pe);
 }
 
 void shmi_get_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
                   const void *src, size_t nbytes, int pe)
 {
-    void *p = shmi_dp_fast_peer(ctx, src, dest, nbytes, pe);
-
-    if (SHMI_LIKELY(p != NULL)) {
-        shmt_local_copy(dest, p, nbytes);
+    if (SHMI_LIKELY(shmi_get_fast(ctx, dest, src, nbytes, pe)))
         return;
-    }
     shmi_rma_get(routine, ctx, dest, src, nbytes, pe, 1);
 }
 
@@ -205,9 +213,10 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
             shmi_rma_device(routine, ctx, is_put, pe, seg, off + r,
                             is_put ? (void *)(src + o) : dest + d, bytes, 0);
         else if (base && is_put)
-            shmt_local_copy(base + d, src + o, bytes);
+            shmt_local_copy(base + d, src + o, bytes, SHMT_TO_PEER);
         else if (base)
-            shmt_local_copy(dest + d, base + o, bytes);
+            shmt_local_copy(dest + d, base + o, bytes,
+                            SHMT_FROM_PEER);
         else if (is_put)
             shmi_dp_fabric_put(routine, ctx, pe, seg, off + r, src + o, bytes,
                                0);

@@ -58,7 +58,7 @@ static void shmi_put_signal_slow(const char *routine, shmem_ctx_t ctx,
         return;
     }
     if (p != NULL) {
-        shmt_local_copy(p, src, nbytes);
+        shmt_local_copy(p, src, nbytes, SHMT_TO_PEER);
         __atomic_thread_fence(__ATOMIC_RELEASE);
     } else if (nbytes > 0) {
         shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, 0);

@@ -5,8 +5,9 @@
  *
  * Memory model (see docs/architecture.md, "Ordering"):
  *  - puts are plain stores, except that naturally aligned 1/2/4/8-byte puts
- *    and gets are single relaxed atomic accesses, so that a PE polling a
- *    flag written by shmem_long_p never sees a torn value;
+ *    and gets access the peer's memory with one relaxed atomic access, so
+ *    that a PE polling a flag written by shmem_long_p never sees a torn
+ *    value (the caller's own buffer takes a plain access);
  *  - read-modify-write atomics are sequentially consistent (one locked
  *    instruction on x86 either way); atomic fetch is an acquire load and
  *    atomic set a release store;
@@ -23,39 +24,84 @@
 #include "core/core_api.h"
 #include "core/dtype.h"
 
+/* Which side of a copy is the peer's memory (shmt_local_copy). */
+typedef enum { SHMT_TO_PEER, SHMT_FROM_PEER } shmt_local_dir_t;
+
 /*
- * Copies len bytes to a peer's mapping (or from it: the same code).
- * Naturally aligned 1, 2, 4 and 8 bytes take one relaxed atomic access each
- * way. One test sorts them out (len a power of two up to 8, both addresses
- * aligned to it), then the common 8 comes first: a switch on len compiled
- * to a jump table, whose indirect jump cost more than the copy.
+ * One naturally aligned word of 1, 2, 4 or 8 bytes: a relaxed atomic access
+ * on the peer's side, a plain one on the local side (the caller's buffer,
+ * which nobody else watches). The plain side lets a shmem_TYPE_p/_g keep
+ * its value in a register.
  */
-static inline void shmt_local_copy(void *dst, const void *src, size_t len)
+static inline void shmt_local_word(void *dst, const void *src, size_t len,
+                                   shmt_local_dir_t dir)
 {
-    uintptr_t mis = ((uintptr_t)dst | (uintptr_t)src) & (len - 1);
+    uint64_t v64;
+    uint32_t v32;
+    uint16_t v16;
+    uint8_t v8;
+
+    switch (len) {
+    case 8:
+        if (dir == SHMT_TO_PEER) {
+            memcpy(&v64, src, 8);
+            __atomic_store_n((uint64_t *)dst, v64, __ATOMIC_RELAXED);
+        } else {
+            v64 = __atomic_load_n((const uint64_t *)src, __ATOMIC_RELAXED);
+            memcpy(dst, &v64, 8);
+        }
+        break;
+    case 4:
+        if (dir == SHMT_TO_PEER) {
+            memcpy(&v32, src, 4);
+            __atomic_store_n((uint32_t *)dst, v32, __ATOMIC_RELAXED);
+        } else {
+            v32 = __atomic_load_n((const uint32_t *)src, __ATOMIC_RELAXED);
+            memcpy(dst, &v32, 4);
+        }
+        break;
+    case 2:
+        if (dir == SHMT_TO_PEER) {
+            memcpy(&v16, src, 2);
+            __atomic_store_n((uint16_t *)dst, v16, __ATOMIC_RELAXED);
+        } else {
+            v16 = __atomic_load_n((const uint16_t *)src, __ATOMIC_RELAXED);
+            memcpy(dst, &v16, 2);
+        }
+        break;
+    default:
+        if (dir == SHMT_TO_PEER) {
+            memcpy(&v8, src, 1);
+            __atomic_store_n((uint8_t *)dst, v8, __ATOMIC_RELAXED);
+        } else {
+            v8 = __atomic_load_n((const uint8_t *)src, __ATOMIC_RELAXED);
+            memcpy(dst, &v8, 1);
+        }
+        break;
+    }
+}
+
+/*
+ * Copies len bytes to a peer's mapping or from it (dir says which side is
+ * the peer's). Naturally aligned 1, 2, 4 and 8 bytes take one access each
+ * way (shmt_local_word), so that a PE polling a flag never sees it torn. One
+ * test sorts them out (len a power of two up to 8, the peer's address
+ * aligned to it; the local side's alignment does not matter to a plain
+ * access), then the common 8 comes first: a switch on len compiled to a jump
+ * table, whose indirect jump cost more than the copy.
+ */
+static inline void shmt_local_copy(void *dst, const void *src, size_t len,
+                                   shmt_local_dir_t dir)
+{
+    const void *peer = dir == SHMT_TO_PEER ? dst : src;
+    uintptr_t mis = (uintptr_t)peer & (len - 1);
 
     if (__builtin_expect(len - 1 < 8 && (len & (len - 1)) == 0 && mis == 0,
                          1)) {
         if (__builtin_expect(len == 8, 1))
-            __atomic_store_n(
-                (uint64_t *)dst,
-                __atomic_load_n((const uint64_t *)src, __ATOMIC_RELAXED),
-                __ATOMIC_RELAXED);
-        else if (len == 4)
-            __atomic_store_n(
-                (uint32_t *)dst,
-                __atomic_load_n((const uint32_t *)src, __ATOMIC_RELAXED),
-                __ATOMIC_RELAXED);
-        else if (len == 2)
-            __atomic_store_n(
-                (uint16_t *)dst,
-                __atomic_load_n((const uint16_t *)src, __ATOMIC_RELAXED),
-                __ATOMIC_RELAXED);
+            shmt_local_word(dst, src, 8, dir);
         else
-            __atomic_store_n(
-                (uint8_t *)dst,
-                __atomic_load_n((const uint8_t *)src, __ATOMIC_RELAXED),
-                __ATOMIC_RELAXED);
+            shmt_local_word(dst, src, len, dir);
         return;
     }
     memcpy(dst, src, len);
@@ -212,7 +258,7 @@ static inline void shmt_local_put_signal_apply(void *dst, const void *src,
                                                size_t len, uint64_t *sig,
                                                uint64_t signal, int sig_op)
 {
-    shmt_local_copy(dst, src, len);
+    shmt_local_copy(dst, src, len, SHMT_TO_PEER);
     if (sig_op == SHMEM_SIGNAL_ADD)
         __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
     else

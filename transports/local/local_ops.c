@@ -33,7 +33,7 @@ int shmt_local_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     (void)nbi;
     if (p == NULL)
         return SHMI_ERANGE;
-    shmt_local_copy(p, src, len);
+    shmt_local_copy(p, src, len, SHMT_TO_PEER);
     return 0;
 }
 
@@ -46,7 +46,7 @@ int shmt_local_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     (void)nbi;
     if (p == NULL)
         return SHMI_ERANGE;
-    shmt_local_copy(dst, p, len);
+    shmt_local_copy(dst, p, len, SHMT_FROM_PEER);
     return 0;
 }
 
