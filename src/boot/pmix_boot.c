@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,16 +207,28 @@ static void sleep_ms(long ms)
  * outright (SIGKILL), so that the names of the job's heap objects
  * (SHMEM_HEAP_OBJECT=posix) would stay in /dev/shm: this PE removes them
  * first, whichever PE of the node made them. A peer still in start-up may
- * create one after that, so when PMIx_Abort returns before the launcher
- * killed this process, it removes them again every millisecond until
- * the kill arrives (at most ABORT_SWEEP_MS, then the caller goes on).
+ * create one after that, and PMIx_Abort may block until the kill (Slurm's
+ * sometimes does, for 0.1-0.2 s), so a thread removes them again every
+ * millisecond meanwhile, for at most ABORT_SWEEP_MS; when PMIx_Abort
+ * returns, the caller waits for that thread (the kill usually comes first).
  * oshrun removes what its PEs leave in /dev/shm itself (tools/oshrun_tmp.c).
  */
 #define ABORT_SWEEP_MS 2000
 
+static void *abort_sweep(void *job)
+{
+    for (int ms = 0; ms < ABORT_SWEEP_MS; ms++) {
+        shmi_shm_names_abandon(job);
+        sleep_ms(1);
+    }
+    return NULL;
+}
+
 static void abort_via_launcher(int status, const char *msg)
 {
-    const char *job = shmi_boot_pmix.me.nspace;
+    char *job = shmi_boot_pmix.me.nspace;
+    pthread_t sweeper;
+    int swept;
 
     if (shmi_boot_launcher_reports_exit) {
         fflush(NULL);
@@ -223,12 +236,13 @@ static void abort_via_launcher(int status, const char *msg)
         return;
     }
     shmi_shm_names_abandon(job);
+    swept = pthread_create(&sweeper, NULL, abort_sweep, job) == 0;
     fflush(NULL);
     PMIx_Abort(status, msg ? msg : "", NULL, 0);
-    for (int ms = 0; ms < ABORT_SWEEP_MS; ms++) {
-        shmi_shm_names_abandon(job);
-        sleep_ms(1);
-    }
+    if (swept)
+        pthread_join(sweeper, NULL);
+    else
+        abort_sweep(job);
 }
 
 /* A PE that exits without shmem_finalize leaves the others waiting for it:
