@@ -106,6 +106,10 @@ class Routine:
 
 RMA_SIZES = [8, 16, 32, 64, 128]
 
+# The C types of the tables that may be wider than 8 bytes (x86-64: 16):
+# no uint64_t holds their value (Family's wide_body).
+WIDE_TYPES = {"long double"}
+
 
 class Family:
     """Routines that differ only by TYPE, SIZE or "mem".
@@ -119,9 +123,10 @@ class Family:
 
     def __init__(self, stem, suffix, classes, ret, params, body, file,
                  ctx=False, sizes=(), mem=False, generic=None,
-                 status="current"):
+                 status="current", wide_body=None):
         self.stem, self.suffix, self.classes = stem, suffix, classes
         self.ret, self.params, self.body, self.file = ret, params, body, file
+        self.wide_body = wide_body or body  # for the C types of WIDE_TYPES
         self.ctx, self.sizes, self.mem = ctx, list(sizes), mem
         self.generic, self.status = generic, status
 
@@ -136,8 +141,9 @@ class Family:
         params = Template(self.params).substitute(sub)
         if use_ctx:
             params = "shmem_ctx_t ctx, " + params
+        body = self.wide_body if ctype in WIDE_TYPES else self.body
         return Routine(name, Template(self.ret).substitute(sub), params,
-                       Template(self.body).substitute(sub), self.file,
+                       Template(body).substitute(sub), self.file,
                        self.status, complex_)
 
     def routines(self):
@@ -177,12 +183,19 @@ FAMILIES = [
     F("get", "", "RMA", "void", RMA_PUT,
       'shmi_get("$NAME", $CTX, dest, source, $NB, pe);', "rma", mem=True,
       **RMA_KW),
+    # p and g pass the value in a register (shmi_p/shmi_g), except for the
+    # types wider than 8 bytes (WIDE_TYPES), which take put and get.
     F("p", "", "RMA", "void", "$T *dest, $T value, int pe",
-      'shmi_put("$NAME", $CTX, dest, &value, sizeof($T), pe);', "rma",
-      ctx=True, generic=0),
+      'uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof($T)); '
+      'shmi_p("$NAME", $CTX, dest, bits, sizeof($T), pe);', "rma",
+      ctx=True, generic=0,
+      wide_body='shmi_put("$NAME", $CTX, dest, &value, sizeof($T), pe);'),
     F("g", "", "RMA", "$T", "const $T *source, int pe",
-      '$T value; shmi_get("$NAME", $CTX, &value, source, sizeof($T), pe); '
-      'return value;', "rma", ctx=True, generic=0),
+      '$T value; uint64_t bits = shmi_g("$NAME", $CTX, source, sizeof($T), '
+      'pe); __builtin_memcpy(&value, &bits, sizeof($T)); return value;',
+      "rma", ctx=True, generic=0,
+      wide_body='$T value; shmi_get("$NAME", $CTX, &value, source, '
+                'sizeof($T), pe); return value;'),
     F("iput", "", "RMA", "void", RMA_STRIDED,
       'shmi_iput("$NAME", $CTX, dest, source, dst, sst, nelems, $ES, pe);',
       "rma_strided", **RMA_KW),

@@ -42,6 +42,13 @@ void shmi_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
 /* Non-blocking get: dest holds the data after the next quiet. */
 void shmi_get_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
                   const void *src, size_t nbytes, int pe);
+/* shmem_TYPE_p and shmem_TYPE_g of types of at most 8 bytes: the value
+ * travels in a register, as the first `size` bytes of `bits` (where memcpy
+ * puts them), so that the common case needs no stack on either side. */
+void shmi_p(const char *routine, shmem_ctx_t ctx, void *dest, uint64_t bits,
+            size_t size, int pe);
+uint64_t shmi_g(const char *routine, shmem_ctx_t ctx, const void *src,
+                size_t size, int pe);
 /* Strided put/get of nelems elements of elem_size bytes; strides in elements. */
 void shmi_iput(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,

@@ -158,6 +158,43 @@ void shmi_get_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
     shmi_rma_get(routine, ctx, dest, src, nbytes, pe, 1);
 }
 
+/* The full paths of p and g: the value goes through memory there. */
+static __attribute__((noinline)) void shmi_p_full(const char *routine,
+                                                  shmem_ctx_t ctx, void *dest,
+                                                  uint64_t bits, size_t size,
+                                                  int pe)
+{
+    shmi_rma_put(routine, ctx, dest, &bits, size, pe, 0);
+}
+
+static __attribute__((noinline)) uint64_t
+shmi_g_full(const char *routine, shmem_ctx_t ctx, const void *src, size_t size,
+            int pe)
+{
+    uint64_t bits = 0;
+
+    shmi_rma_get(routine, ctx, &bits, src, size, pe, 0);
+    return bits;
+}
+
+void shmi_p(const char *routine, shmem_ctx_t ctx, void *dest, uint64_t bits,
+            size_t size, int pe)
+{
+    if (SHMI_LIKELY(shmi_put_fast(ctx, dest, &bits, size, pe)))
+        return;
+    shmi_p_full(routine, ctx, dest, bits, size, pe);
+}
+
+uint64_t shmi_g(const char *routine, shmem_ctx_t ctx, const void *src,
+                size_t size, int pe)
+{
+    uint64_t bits = 0;
+
+    if (SHMI_LIKELY(shmi_get_fast(ctx, &bits, src, size, pe)))
+        return bits;
+    return shmi_g_full(routine, ctx, src, size, pe);
+}
+
 /*
  * Strided transfers. A strided access touches nblocks blocks of blk
  * elements (blk = 1 for iput/iget), block b starting b * stride elements

@@ -96,6 +96,20 @@ void shmi_get(const char *r, shmem_ctx_t ctx, void *d, const void *s,
     rec_rma(r, ctx, d, s, n, pe, 0);
     memcpy(d, s, n); /* so that shmem_g returns the source value */
 }
+void shmi_p(const char *r, shmem_ctx_t ctx, void *d, uint64_t bits, size_t n,
+            int pe)
+{
+    rec_rma(r, ctx, d, &bits, n, pe, 0); /* the value is in src_copy */
+}
+uint64_t shmi_g(const char *r, shmem_ctx_t ctx, const void *s, size_t n,
+                int pe)
+{
+    uint64_t bits = 0;
+
+    rec_rma(r, ctx, NULL, s, n, pe, 0);
+    memcpy(&bits, s, n); /* so that shmem_g returns the source value */
+    return bits;
+}
 void shmi_get_nbi(const char *r, shmem_ctx_t ctx, void *d, const void *s,
                   size_t n, int pe)
 {

@@ -247,197 +247,197 @@ void pshmem_ctx_get128(shmem_ctx_t ctx, void *dest, const void *source, size_t n
 #pragma weak shmem_ctx_get128 = pshmem_ctx_get128
 void pshmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_getmem", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_getmem = pshmem_ctx_getmem
-void pshmem_float_p(float *dest, float value, int pe) { shmi_put("shmem_float_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(float), pe); }
+void pshmem_float_p(float *dest, float value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(float)); shmi_p("shmem_float_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(float), pe); }
 #pragma weak shmem_float_p = pshmem_float_p
-void pshmem_double_p(double *dest, double value, int pe) { shmi_put("shmem_double_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(double), pe); }
+void pshmem_double_p(double *dest, double value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(double)); shmi_p("shmem_double_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(double), pe); }
 #pragma weak shmem_double_p = pshmem_double_p
 void pshmem_longdouble_p(long double *dest, long double value, int pe) { shmi_put("shmem_longdouble_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(long double), pe); }
 #pragma weak shmem_longdouble_p = pshmem_longdouble_p
-void pshmem_char_p(char *dest, char value, int pe) { shmi_put("shmem_char_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(char), pe); }
+void pshmem_char_p(char *dest, char value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(char)); shmi_p("shmem_char_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(char), pe); }
 #pragma weak shmem_char_p = pshmem_char_p
-void pshmem_schar_p(signed char *dest, signed char value, int pe) { shmi_put("shmem_schar_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(signed char), pe); }
+void pshmem_schar_p(signed char *dest, signed char value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(signed char)); shmi_p("shmem_schar_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(signed char), pe); }
 #pragma weak shmem_schar_p = pshmem_schar_p
-void pshmem_short_p(short *dest, short value, int pe) { shmi_put("shmem_short_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(short), pe); }
+void pshmem_short_p(short *dest, short value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(short)); shmi_p("shmem_short_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(short), pe); }
 #pragma weak shmem_short_p = pshmem_short_p
-void pshmem_int_p(int *dest, int value, int pe) { shmi_put("shmem_int_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(int), pe); }
+void pshmem_int_p(int *dest, int value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int)); shmi_p("shmem_int_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(int), pe); }
 #pragma weak shmem_int_p = pshmem_int_p
-void pshmem_long_p(long *dest, long value, int pe) { shmi_put("shmem_long_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(long), pe); }
+void pshmem_long_p(long *dest, long value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(long)); shmi_p("shmem_long_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(long), pe); }
 #pragma weak shmem_long_p = pshmem_long_p
-void pshmem_longlong_p(long long *dest, long long value, int pe) { shmi_put("shmem_longlong_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(long long), pe); }
+void pshmem_longlong_p(long long *dest, long long value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(long long)); shmi_p("shmem_longlong_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(long long), pe); }
 #pragma weak shmem_longlong_p = pshmem_longlong_p
-void pshmem_uchar_p(unsigned char *dest, unsigned char value, int pe) { shmi_put("shmem_uchar_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned char), pe); }
+void pshmem_uchar_p(unsigned char *dest, unsigned char value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned char)); shmi_p("shmem_uchar_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(unsigned char), pe); }
 #pragma weak shmem_uchar_p = pshmem_uchar_p
-void pshmem_ushort_p(unsigned short *dest, unsigned short value, int pe) { shmi_put("shmem_ushort_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned short), pe); }
+void pshmem_ushort_p(unsigned short *dest, unsigned short value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned short)); shmi_p("shmem_ushort_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(unsigned short), pe); }
 #pragma weak shmem_ushort_p = pshmem_ushort_p
-void pshmem_uint_p(unsigned int *dest, unsigned int value, int pe) { shmi_put("shmem_uint_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned int), pe); }
+void pshmem_uint_p(unsigned int *dest, unsigned int value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned int)); shmi_p("shmem_uint_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(unsigned int), pe); }
 #pragma weak shmem_uint_p = pshmem_uint_p
-void pshmem_ulong_p(unsigned long *dest, unsigned long value, int pe) { shmi_put("shmem_ulong_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned long), pe); }
+void pshmem_ulong_p(unsigned long *dest, unsigned long value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned long)); shmi_p("shmem_ulong_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(unsigned long), pe); }
 #pragma weak shmem_ulong_p = pshmem_ulong_p
-void pshmem_ulonglong_p(unsigned long long *dest, unsigned long long value, int pe) { shmi_put("shmem_ulonglong_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned long long), pe); }
+void pshmem_ulonglong_p(unsigned long long *dest, unsigned long long value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned long long)); shmi_p("shmem_ulonglong_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(unsigned long long), pe); }
 #pragma weak shmem_ulonglong_p = pshmem_ulonglong_p
-void pshmem_int8_p(int8_t *dest, int8_t value, int pe) { shmi_put("shmem_int8_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(int8_t), pe); }
+void pshmem_int8_p(int8_t *dest, int8_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int8_t)); shmi_p("shmem_int8_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(int8_t), pe); }
 #pragma weak shmem_int8_p = pshmem_int8_p
-void pshmem_int16_p(int16_t *dest, int16_t value, int pe) { shmi_put("shmem_int16_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(int16_t), pe); }
+void pshmem_int16_p(int16_t *dest, int16_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int16_t)); shmi_p("shmem_int16_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(int16_t), pe); }
 #pragma weak shmem_int16_p = pshmem_int16_p
-void pshmem_int32_p(int32_t *dest, int32_t value, int pe) { shmi_put("shmem_int32_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(int32_t), pe); }
+void pshmem_int32_p(int32_t *dest, int32_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int32_t)); shmi_p("shmem_int32_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(int32_t), pe); }
 #pragma weak shmem_int32_p = pshmem_int32_p
-void pshmem_int64_p(int64_t *dest, int64_t value, int pe) { shmi_put("shmem_int64_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(int64_t), pe); }
+void pshmem_int64_p(int64_t *dest, int64_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int64_t)); shmi_p("shmem_int64_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(int64_t), pe); }
 #pragma weak shmem_int64_p = pshmem_int64_p
-void pshmem_uint8_p(uint8_t *dest, uint8_t value, int pe) { shmi_put("shmem_uint8_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(uint8_t), pe); }
+void pshmem_uint8_p(uint8_t *dest, uint8_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(uint8_t)); shmi_p("shmem_uint8_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(uint8_t), pe); }
 #pragma weak shmem_uint8_p = pshmem_uint8_p
-void pshmem_uint16_p(uint16_t *dest, uint16_t value, int pe) { shmi_put("shmem_uint16_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(uint16_t), pe); }
+void pshmem_uint16_p(uint16_t *dest, uint16_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(uint16_t)); shmi_p("shmem_uint16_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(uint16_t), pe); }
 #pragma weak shmem_uint16_p = pshmem_uint16_p
-void pshmem_uint32_p(uint32_t *dest, uint32_t value, int pe) { shmi_put("shmem_uint32_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(uint32_t), pe); }
+void pshmem_uint32_p(uint32_t *dest, uint32_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(uint32_t)); shmi_p("shmem_uint32_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(uint32_t), pe); }
 #pragma weak shmem_uint32_p = pshmem_uint32_p
-void pshmem_uint64_p(uint64_t *dest, uint64_t value, int pe) { shmi_put("shmem_uint64_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(uint64_t), pe); }
+void pshmem_uint64_p(uint64_t *dest, uint64_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(uint64_t)); shmi_p("shmem_uint64_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(uint64_t), pe); }
 #pragma weak shmem_uint64_p = pshmem_uint64_p
-void pshmem_size_p(size_t *dest, size_t value, int pe) { shmi_put("shmem_size_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(size_t), pe); }
+void pshmem_size_p(size_t *dest, size_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(size_t)); shmi_p("shmem_size_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(size_t), pe); }
 #pragma weak shmem_size_p = pshmem_size_p
-void pshmem_ptrdiff_p(ptrdiff_t *dest, ptrdiff_t value, int pe) { shmi_put("shmem_ptrdiff_p", SHMEM_CTX_DEFAULT, dest, &value, sizeof(ptrdiff_t), pe); }
+void pshmem_ptrdiff_p(ptrdiff_t *dest, ptrdiff_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(ptrdiff_t)); shmi_p("shmem_ptrdiff_p", SHMEM_CTX_DEFAULT, dest, bits, sizeof(ptrdiff_t), pe); }
 #pragma weak shmem_ptrdiff_p = pshmem_ptrdiff_p
-void pshmem_ctx_float_p(shmem_ctx_t ctx, float *dest, float value, int pe) { shmi_put("shmem_ctx_float_p", ctx, dest, &value, sizeof(float), pe); }
+void pshmem_ctx_float_p(shmem_ctx_t ctx, float *dest, float value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(float)); shmi_p("shmem_ctx_float_p", ctx, dest, bits, sizeof(float), pe); }
 #pragma weak shmem_ctx_float_p = pshmem_ctx_float_p
-void pshmem_ctx_double_p(shmem_ctx_t ctx, double *dest, double value, int pe) { shmi_put("shmem_ctx_double_p", ctx, dest, &value, sizeof(double), pe); }
+void pshmem_ctx_double_p(shmem_ctx_t ctx, double *dest, double value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(double)); shmi_p("shmem_ctx_double_p", ctx, dest, bits, sizeof(double), pe); }
 #pragma weak shmem_ctx_double_p = pshmem_ctx_double_p
 void pshmem_ctx_longdouble_p(shmem_ctx_t ctx, long double *dest, long double value, int pe) { shmi_put("shmem_ctx_longdouble_p", ctx, dest, &value, sizeof(long double), pe); }
 #pragma weak shmem_ctx_longdouble_p = pshmem_ctx_longdouble_p
-void pshmem_ctx_char_p(shmem_ctx_t ctx, char *dest, char value, int pe) { shmi_put("shmem_ctx_char_p", ctx, dest, &value, sizeof(char), pe); }
+void pshmem_ctx_char_p(shmem_ctx_t ctx, char *dest, char value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(char)); shmi_p("shmem_ctx_char_p", ctx, dest, bits, sizeof(char), pe); }
 #pragma weak shmem_ctx_char_p = pshmem_ctx_char_p
-void pshmem_ctx_schar_p(shmem_ctx_t ctx, signed char *dest, signed char value, int pe) { shmi_put("shmem_ctx_schar_p", ctx, dest, &value, sizeof(signed char), pe); }
+void pshmem_ctx_schar_p(shmem_ctx_t ctx, signed char *dest, signed char value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(signed char)); shmi_p("shmem_ctx_schar_p", ctx, dest, bits, sizeof(signed char), pe); }
 #pragma weak shmem_ctx_schar_p = pshmem_ctx_schar_p
-void pshmem_ctx_short_p(shmem_ctx_t ctx, short *dest, short value, int pe) { shmi_put("shmem_ctx_short_p", ctx, dest, &value, sizeof(short), pe); }
+void pshmem_ctx_short_p(shmem_ctx_t ctx, short *dest, short value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(short)); shmi_p("shmem_ctx_short_p", ctx, dest, bits, sizeof(short), pe); }
 #pragma weak shmem_ctx_short_p = pshmem_ctx_short_p
-void pshmem_ctx_int_p(shmem_ctx_t ctx, int *dest, int value, int pe) { shmi_put("shmem_ctx_int_p", ctx, dest, &value, sizeof(int), pe); }
+void pshmem_ctx_int_p(shmem_ctx_t ctx, int *dest, int value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int)); shmi_p("shmem_ctx_int_p", ctx, dest, bits, sizeof(int), pe); }
 #pragma weak shmem_ctx_int_p = pshmem_ctx_int_p
-void pshmem_ctx_long_p(shmem_ctx_t ctx, long *dest, long value, int pe) { shmi_put("shmem_ctx_long_p", ctx, dest, &value, sizeof(long), pe); }
+void pshmem_ctx_long_p(shmem_ctx_t ctx, long *dest, long value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(long)); shmi_p("shmem_ctx_long_p", ctx, dest, bits, sizeof(long), pe); }
 #pragma weak shmem_ctx_long_p = pshmem_ctx_long_p
-void pshmem_ctx_longlong_p(shmem_ctx_t ctx, long long *dest, long long value, int pe) { shmi_put("shmem_ctx_longlong_p", ctx, dest, &value, sizeof(long long), pe); }
+void pshmem_ctx_longlong_p(shmem_ctx_t ctx, long long *dest, long long value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(long long)); shmi_p("shmem_ctx_longlong_p", ctx, dest, bits, sizeof(long long), pe); }
 #pragma weak shmem_ctx_longlong_p = pshmem_ctx_longlong_p
-void pshmem_ctx_uchar_p(shmem_ctx_t ctx, unsigned char *dest, unsigned char value, int pe) { shmi_put("shmem_ctx_uchar_p", ctx, dest, &value, sizeof(unsigned char), pe); }
+void pshmem_ctx_uchar_p(shmem_ctx_t ctx, unsigned char *dest, unsigned char value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned char)); shmi_p("shmem_ctx_uchar_p", ctx, dest, bits, sizeof(unsigned char), pe); }
 #pragma weak shmem_ctx_uchar_p = pshmem_ctx_uchar_p
-void pshmem_ctx_ushort_p(shmem_ctx_t ctx, unsigned short *dest, unsigned short value, int pe) { shmi_put("shmem_ctx_ushort_p", ctx, dest, &value, sizeof(unsigned short), pe); }
+void pshmem_ctx_ushort_p(shmem_ctx_t ctx, unsigned short *dest, unsigned short value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned short)); shmi_p("shmem_ctx_ushort_p", ctx, dest, bits, sizeof(unsigned short), pe); }
 #pragma weak shmem_ctx_ushort_p = pshmem_ctx_ushort_p
-void pshmem_ctx_uint_p(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { shmi_put("shmem_ctx_uint_p", ctx, dest, &value, sizeof(unsigned int), pe); }
+void pshmem_ctx_uint_p(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned int)); shmi_p("shmem_ctx_uint_p", ctx, dest, bits, sizeof(unsigned int), pe); }
 #pragma weak shmem_ctx_uint_p = pshmem_ctx_uint_p
-void pshmem_ctx_ulong_p(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { shmi_put("shmem_ctx_ulong_p", ctx, dest, &value, sizeof(unsigned long), pe); }
+void pshmem_ctx_ulong_p(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned long)); shmi_p("shmem_ctx_ulong_p", ctx, dest, bits, sizeof(unsigned long), pe); }
 #pragma weak shmem_ctx_ulong_p = pshmem_ctx_ulong_p
-void pshmem_ctx_ulonglong_p(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { shmi_put("shmem_ctx_ulonglong_p", ctx, dest, &value, sizeof(unsigned long long), pe); }
+void pshmem_ctx_ulonglong_p(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(unsigned long long)); shmi_p("shmem_ctx_ulonglong_p", ctx, dest, bits, sizeof(unsigned long long), pe); }
 #pragma weak shmem_ctx_ulonglong_p = pshmem_ctx_ulonglong_p
-void pshmem_ctx_int8_p(shmem_ctx_t ctx, int8_t *dest, int8_t value, int pe) { shmi_put("shmem_ctx_int8_p", ctx, dest, &value, sizeof(int8_t), pe); }
+void pshmem_ctx_int8_p(shmem_ctx_t ctx, int8_t *dest, int8_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int8_t)); shmi_p("shmem_ctx_int8_p", ctx, dest, bits, sizeof(int8_t), pe); }
 #pragma weak shmem_ctx_int8_p = pshmem_ctx_int8_p
-void pshmem_ctx_int16_p(shmem_ctx_t ctx, int16_t *dest, int16_t value, int pe) { shmi_put("shmem_ctx_int16_p", ctx, dest, &value, sizeof(int16_t), pe); }
+void pshmem_ctx_int16_p(shmem_ctx_t ctx, int16_t *dest, int16_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int16_t)); shmi_p("shmem_ctx_int16_p", ctx, dest, bits, sizeof(int16_t), pe); }
 #pragma weak shmem_ctx_int16_p = pshmem_ctx_int16_p
-void pshmem_ctx_int32_p(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) { shmi_put("shmem_ctx_int32_p", ctx, dest, &value, sizeof(int32_t), pe); }
+void pshmem_ctx_int32_p(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int32_t)); shmi_p("shmem_ctx_int32_p", ctx, dest, bits, sizeof(int32_t), pe); }
 #pragma weak shmem_ctx_int32_p = pshmem_ctx_int32_p
-void pshmem_ctx_int64_p(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) { shmi_put("shmem_ctx_int64_p", ctx, dest, &value, sizeof(int64_t), pe); }
+void pshmem_ctx_int64_p(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(int64_t)); shmi_p("shmem_ctx_int64_p", ctx, dest, bits, sizeof(int64_t), pe); }
 #pragma weak shmem_ctx_int64_p = pshmem_ctx_int64_p
-void pshmem_ctx_uint8_p(shmem_ctx_t ctx, uint8_t *dest, uint8_t value, int pe) { shmi_put("shmem_ctx_uint8_p", ctx, dest, &value, sizeof(uint8_t), pe); }
+void pshmem_ctx_uint8_p(shmem_ctx_t ctx, uint8_t *dest, uint8_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(uint8_t)); shmi_p("shmem_ctx_uint8_p", ctx, dest, bits, sizeof(uint8_t), pe); }
 #pragma weak shmem_ctx_uint8_p = pshmem_ctx_uint8_p
-void pshmem_ctx_uint16_p(shmem_ctx_t ctx, uint16_t *dest, uint16_t value, int pe) { shmi_put("shmem_ctx_uint16_p", ctx, dest, &value, sizeof(uint16_t), pe); }
+void pshmem_ctx_uint16_p(shmem_ctx_t ctx, uint16_t *dest, uint16_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(uint16_t)); shmi_p("shmem_ctx_uint16_p", ctx, dest, bits, sizeof(uint16_t), pe); }
 #pragma weak shmem_ctx_uint16_p = pshmem_ctx_uint16_p
-void pshmem_ctx_uint32_p(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) { shmi_put("shmem_ctx_uint32_p", ctx, dest, &value, sizeof(uint32_t), pe); }
+void pshmem_ctx_uint32_p(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(uint32_t)); shmi_p("shmem_ctx_uint32_p", ctx, dest, bits, sizeof(uint32_t), pe); }
 #pragma weak shmem_ctx_uint32_p = pshmem_ctx_uint32_p
-void pshmem_ctx_uint64_p(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) { shmi_put("shmem_ctx_uint64_p", ctx, dest, &value, sizeof(uint64_t), pe); }
+void pshmem_ctx_uint64_p(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(uint64_t)); shmi_p("shmem_ctx_uint64_p", ctx, dest, bits, sizeof(uint64_t), pe); }
 #pragma weak shmem_ctx_uint64_p = pshmem_ctx_uint64_p
-void pshmem_ctx_size_p(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) { shmi_put("shmem_ctx_size_p", ctx, dest, &value, sizeof(size_t), pe); }
+void pshmem_ctx_size_p(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(size_t)); shmi_p("shmem_ctx_size_p", ctx, dest, bits, sizeof(size_t), pe); }
 #pragma weak shmem_ctx_size_p = pshmem_ctx_size_p
-void pshmem_ctx_ptrdiff_p(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) { shmi_put("shmem_ctx_ptrdiff_p", ctx, dest, &value, sizeof(ptrdiff_t), pe); }
+void pshmem_ctx_ptrdiff_p(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) { uint64_t bits = 0; __builtin_memcpy(&bits, &value, sizeof(ptrdiff_t)); shmi_p("shmem_ctx_ptrdiff_p", ctx, dest, bits, sizeof(ptrdiff_t), pe); }
 #pragma weak shmem_ctx_ptrdiff_p = pshmem_ctx_ptrdiff_p
-float pshmem_float_g(const float *source, int pe) { float value; shmi_get("shmem_float_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(float), pe); return value; }
+float pshmem_float_g(const float *source, int pe) { float value; uint64_t bits = shmi_g("shmem_float_g", SHMEM_CTX_DEFAULT, source, sizeof(float), pe); __builtin_memcpy(&value, &bits, sizeof(float)); return value; }
 #pragma weak shmem_float_g = pshmem_float_g
-double pshmem_double_g(const double *source, int pe) { double value; shmi_get("shmem_double_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(double), pe); return value; }
+double pshmem_double_g(const double *source, int pe) { double value; uint64_t bits = shmi_g("shmem_double_g", SHMEM_CTX_DEFAULT, source, sizeof(double), pe); __builtin_memcpy(&value, &bits, sizeof(double)); return value; }
 #pragma weak shmem_double_g = pshmem_double_g
 long double pshmem_longdouble_g(const long double *source, int pe) { long double value; shmi_get("shmem_longdouble_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(long double), pe); return value; }
 #pragma weak shmem_longdouble_g = pshmem_longdouble_g
-char pshmem_char_g(const char *source, int pe) { char value; shmi_get("shmem_char_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(char), pe); return value; }
+char pshmem_char_g(const char *source, int pe) { char value; uint64_t bits = shmi_g("shmem_char_g", SHMEM_CTX_DEFAULT, source, sizeof(char), pe); __builtin_memcpy(&value, &bits, sizeof(char)); return value; }
 #pragma weak shmem_char_g = pshmem_char_g
-signed char pshmem_schar_g(const signed char *source, int pe) { signed char value; shmi_get("shmem_schar_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(signed char), pe); return value; }
+signed char pshmem_schar_g(const signed char *source, int pe) { signed char value; uint64_t bits = shmi_g("shmem_schar_g", SHMEM_CTX_DEFAULT, source, sizeof(signed char), pe); __builtin_memcpy(&value, &bits, sizeof(signed char)); return value; }
 #pragma weak shmem_schar_g = pshmem_schar_g
-short pshmem_short_g(const short *source, int pe) { short value; shmi_get("shmem_short_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(short), pe); return value; }
+short pshmem_short_g(const short *source, int pe) { short value; uint64_t bits = shmi_g("shmem_short_g", SHMEM_CTX_DEFAULT, source, sizeof(short), pe); __builtin_memcpy(&value, &bits, sizeof(short)); return value; }
 #pragma weak shmem_short_g = pshmem_short_g
-int pshmem_int_g(const int *source, int pe) { int value; shmi_get("shmem_int_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(int), pe); return value; }
+int pshmem_int_g(const int *source, int pe) { int value; uint64_t bits = shmi_g("shmem_int_g", SHMEM_CTX_DEFAULT, source, sizeof(int), pe); __builtin_memcpy(&value, &bits, sizeof(int)); return value; }
 #pragma weak shmem_int_g = pshmem_int_g
-long pshmem_long_g(const long *source, int pe) { long value; shmi_get("shmem_long_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(long), pe); return value; }
+long pshmem_long_g(const long *source, int pe) { long value; uint64_t bits = shmi_g("shmem_long_g", SHMEM_CTX_DEFAULT, source, sizeof(long), pe); __builtin_memcpy(&value, &bits, sizeof(long)); return value; }
 #pragma weak shmem_long_g = pshmem_long_g
-long long pshmem_longlong_g(const long long *source, int pe) { long long value; shmi_get("shmem_longlong_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(long long), pe); return value; }
+long long pshmem_longlong_g(const long long *source, int pe) { long long value; uint64_t bits = shmi_g("shmem_longlong_g", SHMEM_CTX_DEFAULT, source, sizeof(long long), pe); __builtin_memcpy(&value, &bits, sizeof(long long)); return value; }
 #pragma weak shmem_longlong_g = pshmem_longlong_g
-unsigned char pshmem_uchar_g(const unsigned char *source, int pe) { unsigned char value; shmi_get("shmem_uchar_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(unsigned char), pe); return value; }
+unsigned char pshmem_uchar_g(const unsigned char *source, int pe) { unsigned char value; uint64_t bits = shmi_g("shmem_uchar_g", SHMEM_CTX_DEFAULT, source, sizeof(unsigned char), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned char)); return value; }
 #pragma weak shmem_uchar_g = pshmem_uchar_g
-unsigned short pshmem_ushort_g(const unsigned short *source, int pe) { unsigned short value; shmi_get("shmem_ushort_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(unsigned short), pe); return value; }
+unsigned short pshmem_ushort_g(const unsigned short *source, int pe) { unsigned short value; uint64_t bits = shmi_g("shmem_ushort_g", SHMEM_CTX_DEFAULT, source, sizeof(unsigned short), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned short)); return value; }
 #pragma weak shmem_ushort_g = pshmem_ushort_g
-unsigned int pshmem_uint_g(const unsigned int *source, int pe) { unsigned int value; shmi_get("shmem_uint_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(unsigned int), pe); return value; }
+unsigned int pshmem_uint_g(const unsigned int *source, int pe) { unsigned int value; uint64_t bits = shmi_g("shmem_uint_g", SHMEM_CTX_DEFAULT, source, sizeof(unsigned int), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned int)); return value; }
 #pragma weak shmem_uint_g = pshmem_uint_g
-unsigned long pshmem_ulong_g(const unsigned long *source, int pe) { unsigned long value; shmi_get("shmem_ulong_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(unsigned long), pe); return value; }
+unsigned long pshmem_ulong_g(const unsigned long *source, int pe) { unsigned long value; uint64_t bits = shmi_g("shmem_ulong_g", SHMEM_CTX_DEFAULT, source, sizeof(unsigned long), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned long)); return value; }
 #pragma weak shmem_ulong_g = pshmem_ulong_g
-unsigned long long pshmem_ulonglong_g(const unsigned long long *source, int pe) { unsigned long long value; shmi_get("shmem_ulonglong_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(unsigned long long), pe); return value; }
+unsigned long long pshmem_ulonglong_g(const unsigned long long *source, int pe) { unsigned long long value; uint64_t bits = shmi_g("shmem_ulonglong_g", SHMEM_CTX_DEFAULT, source, sizeof(unsigned long long), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned long long)); return value; }
 #pragma weak shmem_ulonglong_g = pshmem_ulonglong_g
-int8_t pshmem_int8_g(const int8_t *source, int pe) { int8_t value; shmi_get("shmem_int8_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(int8_t), pe); return value; }
+int8_t pshmem_int8_g(const int8_t *source, int pe) { int8_t value; uint64_t bits = shmi_g("shmem_int8_g", SHMEM_CTX_DEFAULT, source, sizeof(int8_t), pe); __builtin_memcpy(&value, &bits, sizeof(int8_t)); return value; }
 #pragma weak shmem_int8_g = pshmem_int8_g
-int16_t pshmem_int16_g(const int16_t *source, int pe) { int16_t value; shmi_get("shmem_int16_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(int16_t), pe); return value; }
+int16_t pshmem_int16_g(const int16_t *source, int pe) { int16_t value; uint64_t bits = shmi_g("shmem_int16_g", SHMEM_CTX_DEFAULT, source, sizeof(int16_t), pe); __builtin_memcpy(&value, &bits, sizeof(int16_t)); return value; }
 #pragma weak shmem_int16_g = pshmem_int16_g
-int32_t pshmem_int32_g(const int32_t *source, int pe) { int32_t value; shmi_get("shmem_int32_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(int32_t), pe); return value; }
+int32_t pshmem_int32_g(const int32_t *source, int pe) { int32_t value; uint64_t bits = shmi_g("shmem_int32_g", SHMEM_CTX_DEFAULT, source, sizeof(int32_t), pe); __builtin_memcpy(&value, &bits, sizeof(int32_t)); return value; }
 #pragma weak shmem_int32_g = pshmem_int32_g
-int64_t pshmem_int64_g(const int64_t *source, int pe) { int64_t value; shmi_get("shmem_int64_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(int64_t), pe); return value; }
+int64_t pshmem_int64_g(const int64_t *source, int pe) { int64_t value; uint64_t bits = shmi_g("shmem_int64_g", SHMEM_CTX_DEFAULT, source, sizeof(int64_t), pe); __builtin_memcpy(&value, &bits, sizeof(int64_t)); return value; }
 #pragma weak shmem_int64_g = pshmem_int64_g
-uint8_t pshmem_uint8_g(const uint8_t *source, int pe) { uint8_t value; shmi_get("shmem_uint8_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(uint8_t), pe); return value; }
+uint8_t pshmem_uint8_g(const uint8_t *source, int pe) { uint8_t value; uint64_t bits = shmi_g("shmem_uint8_g", SHMEM_CTX_DEFAULT, source, sizeof(uint8_t), pe); __builtin_memcpy(&value, &bits, sizeof(uint8_t)); return value; }
 #pragma weak shmem_uint8_g = pshmem_uint8_g
-uint16_t pshmem_uint16_g(const uint16_t *source, int pe) { uint16_t value; shmi_get("shmem_uint16_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(uint16_t), pe); return value; }
+uint16_t pshmem_uint16_g(const uint16_t *source, int pe) { uint16_t value; uint64_t bits = shmi_g("shmem_uint16_g", SHMEM_CTX_DEFAULT, source, sizeof(uint16_t), pe); __builtin_memcpy(&value, &bits, sizeof(uint16_t)); return value; }
 #pragma weak shmem_uint16_g = pshmem_uint16_g
-uint32_t pshmem_uint32_g(const uint32_t *source, int pe) { uint32_t value; shmi_get("shmem_uint32_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(uint32_t), pe); return value; }
+uint32_t pshmem_uint32_g(const uint32_t *source, int pe) { uint32_t value; uint64_t bits = shmi_g("shmem_uint32_g", SHMEM_CTX_DEFAULT, source, sizeof(uint32_t), pe); __builtin_memcpy(&value, &bits, sizeof(uint32_t)); return value; }
 #pragma weak shmem_uint32_g = pshmem_uint32_g
-uint64_t pshmem_uint64_g(const uint64_t *source, int pe) { uint64_t value; shmi_get("shmem_uint64_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(uint64_t), pe); return value; }
+uint64_t pshmem_uint64_g(const uint64_t *source, int pe) { uint64_t value; uint64_t bits = shmi_g("shmem_uint64_g", SHMEM_CTX_DEFAULT, source, sizeof(uint64_t), pe); __builtin_memcpy(&value, &bits, sizeof(uint64_t)); return value; }
 #pragma weak shmem_uint64_g = pshmem_uint64_g
-size_t pshmem_size_g(const size_t *source, int pe) { size_t value; shmi_get("shmem_size_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(size_t), pe); return value; }
+size_t pshmem_size_g(const size_t *source, int pe) { size_t value; uint64_t bits = shmi_g("shmem_size_g", SHMEM_CTX_DEFAULT, source, sizeof(size_t), pe); __builtin_memcpy(&value, &bits, sizeof(size_t)); return value; }
 #pragma weak shmem_size_g = pshmem_size_g
-ptrdiff_t pshmem_ptrdiff_g(const ptrdiff_t *source, int pe) { ptrdiff_t value; shmi_get("shmem_ptrdiff_g", SHMEM_CTX_DEFAULT, &value, source, sizeof(ptrdiff_t), pe); return value; }
+ptrdiff_t pshmem_ptrdiff_g(const ptrdiff_t *source, int pe) { ptrdiff_t value; uint64_t bits = shmi_g("shmem_ptrdiff_g", SHMEM_CTX_DEFAULT, source, sizeof(ptrdiff_t), pe); __builtin_memcpy(&value, &bits, sizeof(ptrdiff_t)); return value; }
 #pragma weak shmem_ptrdiff_g = pshmem_ptrdiff_g
-float pshmem_ctx_float_g(shmem_ctx_t ctx, const float *source, int pe) { float value; shmi_get("shmem_ctx_float_g", ctx, &value, source, sizeof(float), pe); return value; }
+float pshmem_ctx_float_g(shmem_ctx_t ctx, const float *source, int pe) { float value; uint64_t bits = shmi_g("shmem_ctx_float_g", ctx, source, sizeof(float), pe); __builtin_memcpy(&value, &bits, sizeof(float)); return value; }
 #pragma weak shmem_ctx_float_g = pshmem_ctx_float_g
-double pshmem_ctx_double_g(shmem_ctx_t ctx, const double *source, int pe) { double value; shmi_get("shmem_ctx_double_g", ctx, &value, source, sizeof(double), pe); return value; }
+double pshmem_ctx_double_g(shmem_ctx_t ctx, const double *source, int pe) { double value; uint64_t bits = shmi_g("shmem_ctx_double_g", ctx, source, sizeof(double), pe); __builtin_memcpy(&value, &bits, sizeof(double)); return value; }
 #pragma weak shmem_ctx_double_g = pshmem_ctx_double_g
 long double pshmem_ctx_longdouble_g(shmem_ctx_t ctx, const long double *source, int pe) { long double value; shmi_get("shmem_ctx_longdouble_g", ctx, &value, source, sizeof(long double), pe); return value; }
 #pragma weak shmem_ctx_longdouble_g = pshmem_ctx_longdouble_g
-char pshmem_ctx_char_g(shmem_ctx_t ctx, const char *source, int pe) { char value; shmi_get("shmem_ctx_char_g", ctx, &value, source, sizeof(char), pe); return value; }
+char pshmem_ctx_char_g(shmem_ctx_t ctx, const char *source, int pe) { char value; uint64_t bits = shmi_g("shmem_ctx_char_g", ctx, source, sizeof(char), pe); __builtin_memcpy(&value, &bits, sizeof(char)); return value; }
 #pragma weak shmem_ctx_char_g = pshmem_ctx_char_g
-signed char pshmem_ctx_schar_g(shmem_ctx_t ctx, const signed char *source, int pe) { signed char value; shmi_get("shmem_ctx_schar_g", ctx, &value, source, sizeof(signed char), pe); return value; }
+signed char pshmem_ctx_schar_g(shmem_ctx_t ctx, const signed char *source, int pe) { signed char value; uint64_t bits = shmi_g("shmem_ctx_schar_g", ctx, source, sizeof(signed char), pe); __builtin_memcpy(&value, &bits, sizeof(signed char)); return value; }
 #pragma weak shmem_ctx_schar_g = pshmem_ctx_schar_g
-short pshmem_ctx_short_g(shmem_ctx_t ctx, const short *source, int pe) { short value; shmi_get("shmem_ctx_short_g", ctx, &value, source, sizeof(short), pe); return value; }
+short pshmem_ctx_short_g(shmem_ctx_t ctx, const short *source, int pe) { short value; uint64_t bits = shmi_g("shmem_ctx_short_g", ctx, source, sizeof(short), pe); __builtin_memcpy(&value, &bits, sizeof(short)); return value; }
 #pragma weak shmem_ctx_short_g = pshmem_ctx_short_g
-int pshmem_ctx_int_g(shmem_ctx_t ctx, const int *source, int pe) { int value; shmi_get("shmem_ctx_int_g", ctx, &value, source, sizeof(int), pe); return value; }
+int pshmem_ctx_int_g(shmem_ctx_t ctx, const int *source, int pe) { int value; uint64_t bits = shmi_g("shmem_ctx_int_g", ctx, source, sizeof(int), pe); __builtin_memcpy(&value, &bits, sizeof(int)); return value; }
 #pragma weak shmem_ctx_int_g = pshmem_ctx_int_g
-long pshmem_ctx_long_g(shmem_ctx_t ctx, const long *source, int pe) { long value; shmi_get("shmem_ctx_long_g", ctx, &value, source, sizeof(long), pe); return value; }
+long pshmem_ctx_long_g(shmem_ctx_t ctx, const long *source, int pe) { long value; uint64_t bits = shmi_g("shmem_ctx_long_g", ctx, source, sizeof(long), pe); __builtin_memcpy(&value, &bits, sizeof(long)); return value; }
 #pragma weak shmem_ctx_long_g = pshmem_ctx_long_g
-long long pshmem_ctx_longlong_g(shmem_ctx_t ctx, const long long *source, int pe) { long long value; shmi_get("shmem_ctx_longlong_g", ctx, &value, source, sizeof(long long), pe); return value; }
+long long pshmem_ctx_longlong_g(shmem_ctx_t ctx, const long long *source, int pe) { long long value; uint64_t bits = shmi_g("shmem_ctx_longlong_g", ctx, source, sizeof(long long), pe); __builtin_memcpy(&value, &bits, sizeof(long long)); return value; }
 #pragma weak shmem_ctx_longlong_g = pshmem_ctx_longlong_g
-unsigned char pshmem_ctx_uchar_g(shmem_ctx_t ctx, const unsigned char *source, int pe) { unsigned char value; shmi_get("shmem_ctx_uchar_g", ctx, &value, source, sizeof(unsigned char), pe); return value; }
+unsigned char pshmem_ctx_uchar_g(shmem_ctx_t ctx, const unsigned char *source, int pe) { unsigned char value; uint64_t bits = shmi_g("shmem_ctx_uchar_g", ctx, source, sizeof(unsigned char), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned char)); return value; }
 #pragma weak shmem_ctx_uchar_g = pshmem_ctx_uchar_g
-unsigned short pshmem_ctx_ushort_g(shmem_ctx_t ctx, const unsigned short *source, int pe) { unsigned short value; shmi_get("shmem_ctx_ushort_g", ctx, &value, source, sizeof(unsigned short), pe); return value; }
+unsigned short pshmem_ctx_ushort_g(shmem_ctx_t ctx, const unsigned short *source, int pe) { unsigned short value; uint64_t bits = shmi_g("shmem_ctx_ushort_g", ctx, source, sizeof(unsigned short), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned short)); return value; }
 #pragma weak shmem_ctx_ushort_g = pshmem_ctx_ushort_g
-unsigned int pshmem_ctx_uint_g(shmem_ctx_t ctx, const unsigned int *source, int pe) { unsigned int value; shmi_get("shmem_ctx_uint_g", ctx, &value, source, sizeof(unsigned int), pe); return value; }
+unsigned int pshmem_ctx_uint_g(shmem_ctx_t ctx, const unsigned int *source, int pe) { unsigned int value; uint64_t bits = shmi_g("shmem_ctx_uint_g", ctx, source, sizeof(unsigned int), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned int)); return value; }
 #pragma weak shmem_ctx_uint_g = pshmem_ctx_uint_g
-unsigned long pshmem_ctx_ulong_g(shmem_ctx_t ctx, const unsigned long *source, int pe) { unsigned long value; shmi_get("shmem_ctx_ulong_g", ctx, &value, source, sizeof(unsigned long), pe); return value; }
+unsigned long pshmem_ctx_ulong_g(shmem_ctx_t ctx, const unsigned long *source, int pe) { unsigned long value; uint64_t bits = shmi_g("shmem_ctx_ulong_g", ctx, source, sizeof(unsigned long), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned long)); return value; }
 #pragma weak shmem_ctx_ulong_g = pshmem_ctx_ulong_g
-unsigned long long pshmem_ctx_ulonglong_g(shmem_ctx_t ctx, const unsigned long long *source, int pe) { unsigned long long value; shmi_get("shmem_ctx_ulonglong_g", ctx, &value, source, sizeof(unsigned long long), pe); return value; }
+unsigned long long pshmem_ctx_ulonglong_g(shmem_ctx_t ctx, const unsigned long long *source, int pe) { unsigned long long value; uint64_t bits = shmi_g("shmem_ctx_ulonglong_g", ctx, source, sizeof(unsigned long long), pe); __builtin_memcpy(&value, &bits, sizeof(unsigned long long)); return value; }
 #pragma weak shmem_ctx_ulonglong_g = pshmem_ctx_ulonglong_g
-int8_t pshmem_ctx_int8_g(shmem_ctx_t ctx, const int8_t *source, int pe) { int8_t value; shmi_get("shmem_ctx_int8_g", ctx, &value, source, sizeof(int8_t), pe); return value; }
+int8_t pshmem_ctx_int8_g(shmem_ctx_t ctx, const int8_t *source, int pe) { int8_t value; uint64_t bits = shmi_g("shmem_ctx_int8_g", ctx, source, sizeof(int8_t), pe); __builtin_memcpy(&value, &bits, sizeof(int8_t)); return value; }
 #pragma weak shmem_ctx_int8_g = pshmem_ctx_int8_g
-int16_t pshmem_ctx_int16_g(shmem_ctx_t ctx, const int16_t *source, int pe) { int16_t value; shmi_get("shmem_ctx_int16_g", ctx, &value, source, sizeof(int16_t), pe); return value; }
+int16_t pshmem_ctx_int16_g(shmem_ctx_t ctx, const int16_t *source, int pe) { int16_t value; uint64_t bits = shmi_g("shmem_ctx_int16_g", ctx, source, sizeof(int16_t), pe); __builtin_memcpy(&value, &bits, sizeof(int16_t)); return value; }
 #pragma weak shmem_ctx_int16_g = pshmem_ctx_int16_g
-int32_t pshmem_ctx_int32_g(shmem_ctx_t ctx, const int32_t *source, int pe) { int32_t value; shmi_get("shmem_ctx_int32_g", ctx, &value, source, sizeof(int32_t), pe); return value; }
+int32_t pshmem_ctx_int32_g(shmem_ctx_t ctx, const int32_t *source, int pe) { int32_t value; uint64_t bits = shmi_g("shmem_ctx_int32_g", ctx, source, sizeof(int32_t), pe); __builtin_memcpy(&value, &bits, sizeof(int32_t)); return value; }
 #pragma weak shmem_ctx_int32_g = pshmem_ctx_int32_g
-int64_t pshmem_ctx_int64_g(shmem_ctx_t ctx, const int64_t *source, int pe) { int64_t value; shmi_get("shmem_ctx_int64_g", ctx, &value, source, sizeof(int64_t), pe); return value; }
+int64_t pshmem_ctx_int64_g(shmem_ctx_t ctx, const int64_t *source, int pe) { int64_t value; uint64_t bits = shmi_g("shmem_ctx_int64_g", ctx, source, sizeof(int64_t), pe); __builtin_memcpy(&value, &bits, sizeof(int64_t)); return value; }
 #pragma weak shmem_ctx_int64_g = pshmem_ctx_int64_g
-uint8_t pshmem_ctx_uint8_g(shmem_ctx_t ctx, const uint8_t *source, int pe) { uint8_t value; shmi_get("shmem_ctx_uint8_g", ctx, &value, source, sizeof(uint8_t), pe); return value; }
+uint8_t pshmem_ctx_uint8_g(shmem_ctx_t ctx, const uint8_t *source, int pe) { uint8_t value; uint64_t bits = shmi_g("shmem_ctx_uint8_g", ctx, source, sizeof(uint8_t), pe); __builtin_memcpy(&value, &bits, sizeof(uint8_t)); return value; }
 #pragma weak shmem_ctx_uint8_g = pshmem_ctx_uint8_g
-uint16_t pshmem_ctx_uint16_g(shmem_ctx_t ctx, const uint16_t *source, int pe) { uint16_t value; shmi_get("shmem_ctx_uint16_g", ctx, &value, source, sizeof(uint16_t), pe); return value; }
+uint16_t pshmem_ctx_uint16_g(shmem_ctx_t ctx, const uint16_t *source, int pe) { uint16_t value; uint64_t bits = shmi_g("shmem_ctx_uint16_g", ctx, source, sizeof(uint16_t), pe); __builtin_memcpy(&value, &bits, sizeof(uint16_t)); return value; }
 #pragma weak shmem_ctx_uint16_g = pshmem_ctx_uint16_g
-uint32_t pshmem_ctx_uint32_g(shmem_ctx_t ctx, const uint32_t *source, int pe) { uint32_t value; shmi_get("shmem_ctx_uint32_g", ctx, &value, source, sizeof(uint32_t), pe); return value; }
+uint32_t pshmem_ctx_uint32_g(shmem_ctx_t ctx, const uint32_t *source, int pe) { uint32_t value; uint64_t bits = shmi_g("shmem_ctx_uint32_g", ctx, source, sizeof(uint32_t), pe); __builtin_memcpy(&value, &bits, sizeof(uint32_t)); return value; }
 #pragma weak shmem_ctx_uint32_g = pshmem_ctx_uint32_g
-uint64_t pshmem_ctx_uint64_g(shmem_ctx_t ctx, const uint64_t *source, int pe) { uint64_t value; shmi_get("shmem_ctx_uint64_g", ctx, &value, source, sizeof(uint64_t), pe); return value; }
+uint64_t pshmem_ctx_uint64_g(shmem_ctx_t ctx, const uint64_t *source, int pe) { uint64_t value; uint64_t bits = shmi_g("shmem_ctx_uint64_g", ctx, source, sizeof(uint64_t), pe); __builtin_memcpy(&value, &bits, sizeof(uint64_t)); return value; }
 #pragma weak shmem_ctx_uint64_g = pshmem_ctx_uint64_g
-size_t pshmem_ctx_size_g(shmem_ctx_t ctx, const size_t *source, int pe) { size_t value; shmi_get("shmem_ctx_size_g", ctx, &value, source, sizeof(size_t), pe); return value; }
+size_t pshmem_ctx_size_g(shmem_ctx_t ctx, const size_t *source, int pe) { size_t value; uint64_t bits = shmi_g("shmem_ctx_size_g", ctx, source, sizeof(size_t), pe); __builtin_memcpy(&value, &bits, sizeof(size_t)); return value; }
 #pragma weak shmem_ctx_size_g = pshmem_ctx_size_g
-ptrdiff_t pshmem_ctx_ptrdiff_g(shmem_ctx_t ctx, const ptrdiff_t *source, int pe) { ptrdiff_t value; shmi_get("shmem_ctx_ptrdiff_g", ctx, &value, source, sizeof(ptrdiff_t), pe); return value; }
+ptrdiff_t pshmem_ctx_ptrdiff_g(shmem_ctx_t ctx, const ptrdiff_t *source, int pe) { ptrdiff_t value; uint64_t bits = shmi_g("shmem_ctx_ptrdiff_g", ctx, source, sizeof(ptrdiff_t), pe); __builtin_memcpy(&value, &bits, sizeof(ptrdiff_t)); return value; }
 #pragma weak shmem_ctx_ptrdiff_g = pshmem_ctx_ptrdiff_g
 void pshmem_float_put_nbi(float *dest, const float *source, size_t nelems, int pe) { shmi_put_nbi("shmem_float_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(float), pe); }
 #pragma weak shmem_float_put_nbi = pshmem_float_put_nbi
