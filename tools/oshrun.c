@@ -47,7 +47,7 @@ static int job_init(oshrun_job_t *job, const oshrun_opts_t *opts)
     job->wake[0] = job->wake[1] = -1;
     job->pes = calloc((size_t)opts->npes, sizeof(oshrun_pe_t));
     for (int r = 0; job->pes && r < opts->npes; r++)
-        job->pes[r].out.fd = job->pes[r].err.fd = -1;
+        job->pes[r].out.fd = job->pes[r].err.fd = job->pes[r].lifeline = -1;
     if (!job->pes || pthread_mutex_init(&job->lock, NULL) ||
         pipe2(job->wake, O_NONBLOCK | O_CLOEXEC)) {
         oshrun_msg("cannot set up the job (out of memory or descriptors)");
@@ -61,6 +61,9 @@ static void job_free(oshrun_job_t *job)
     for (int r = 0; job->pes && r < job->opts->npes; r++) {
         oshrun_stream_close(&job->pes[r].out, r, job->opts->tag_output);
         oshrun_stream_close(&job->pes[r].err, r, job->opts->tag_output);
+        /* Whatever is still in a PE's process group ends with the job. */
+        if (job->pes[r].lifeline >= 0)
+            close(job->pes[r].lifeline);
     }
     free(job->pes);
     job->pes = NULL;
@@ -90,6 +93,7 @@ static int run_local(const oshrun_opts_t *opts)
     }
     /* Orphaned children of the PEs come back to oshrun to be reaped. */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    oshrun_sweep_stale(&job);
     if (oshrun_tmp_create(&job) || oshrun_server_start(&job))
         goto out_tmp;
     if (oshrun_spawn(&job)) {

@@ -44,6 +44,9 @@ typedef struct oshrun_pe {
     int finalized; /* PMIx client finalized (set by server thread) */
     int reaped;    /* waitpid returned its status */
     int wstatus;   /* that status */
+    int lifeline;  /* write end of the PE's lifeline (oshrun_spawn.c), -1
+                      when none: while oshrun holds it open, the PE's
+                      process group lives */
 } oshrun_pe_t;
 
 typedef struct oshrun_job {
@@ -95,9 +98,14 @@ void oshrun_stream_close(oshrun_stream_t *s, int rank, int tag);
 /* oshrun_tmp.c */
 int oshrun_tmp_create(oshrun_job_t *job);
 void oshrun_tmp_remove(oshrun_job_t *job);
-/* Removes /dev/shm entries that libfabric's shm provider named after the
- * PEs' pids and that a killed PE could not remove itself. */
+
+/* oshrun_sweep.c */
+/* Removes /dev/shm entries that libfabric's shm provider or Weft named
+ * after the PEs' pids and that a killed PE could not remove itself. */
 void oshrun_shm_cleanup(oshrun_job_t *job);
+/* Removes what dead jobs of this user left: oshrun directories in TMPDIR
+ * and /dev/shm entries whose creator is gone. Before the job starts. */
+void oshrun_sweep_stale(oshrun_job_t *job);
 
 /* Messages from oshrun itself. */
 void oshrun_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -10,7 +10,8 @@ tools_oshrun_SOURCES = \
 	tools/oshrun_loop.c \
 	tools/oshrun_output.c \
 	tools/oshrun_delegate.c \
-	tools/oshrun_tmp.c
+	tools/oshrun_tmp.c \
+	tools/oshrun_sweep.c
 tools_oshrun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
 tools_oshrun_CFLAGS = $(AM_CFLAGS) -pthread
 tools_oshrun_LDADD = $(PMIX_LIBS) -lpthread

@@ -2,16 +2,37 @@
  * Forking the PEs: each gets oshrun's environment plus the -x variables and
  * what PMIx needs to connect back, pipes for its output (assembled into
  * lines by the main loop), and stdin from oshrun for PE 0 only.
+ *
+ * A PE must not outlive oshrun, however oshrun ends (kill -9 included), nor
+ * may a program that a wrapper started (oshrun -n 2 sh -c 'app', valgrind,
+ * a job script): a PE spinning in a barrier whose launcher is gone would
+ * hold its core for ever. Two mechanisms, both in the kernel, so that they
+ * work whatever the PE is doing:
+ *  - the lifeline: a pipe per PE whose write end only oshrun holds
+ *    (close-on-exec). Its read end goes to the PE, owned by the PE's
+ *    process group with SIGKILL as its I/O signal (F_SETOWN, F_SETSIG,
+ *    O_ASYNC): when the last write end closes, which happens when oshrun
+ *    ends in any way, the kernel sends SIGKILL to that whole process group:
+ *    the PE, a wrapper and what the wrapper started, at any depth. It holds
+ *    as long as one process of the group keeps the read end open;
+ *  - PR_SET_PDEATHSIG (SIGKILL) on the forked process itself, for a program
+ *    that closes descriptors it did not open. It fires when the thread that
+ *    forked dies: oshrun forks from its main thread, which lives until
+ *    oshrun ends.
+ * What the killed PEs leave in /dev/shm and TMPDIR is removed by the next
+ * oshrun of the same user (oshrun_sweep.c).
  */
 #define _GNU_SOURCE
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -129,13 +150,49 @@ static char *find_program(const char *prog)
     return NULL;
 }
 
+static _Noreturn void child_fail(const char *what)
+{
+    const char *e = strerror(errno);
+    struct iovec v[] = {{"oshrun: cannot ", 15},
+                        {(void *)what, strlen(what)},
+                        {": ", 2},
+                        {(void *)e, strlen(e)},
+                        {"\n", 1}};
+
+    writev(2, v, 5);
+    _exit(127);
+}
+
+/* In the child, after setpgid: ties the PE's process group to oshrun's
+ * life (see the top of this file). life[1] is closed here so that only
+ * oshrun holds a write end; a hang-up already there means that oshrun
+ * died before the lifeline was armed, and so does a parent that is no
+ * longer oshrun. Async-signal-safe. */
+static void tie_to_launcher(pid_t launcher, const int life[2])
+{
+    struct pollfd p = {life[0], POLLIN, 0};
+
+    close(life[1]);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+        child_fail("set the parent-death signal");
+    if (fcntl(life[0], F_SETFD, 0) != 0 ||
+        fcntl(life[0], F_SETOWN, -getpid()) != 0 ||
+        fcntl(life[0], F_SETSIG, SIGKILL) != 0 ||
+        fcntl(life[0], F_SETFL, O_ASYNC | O_NONBLOCK) != 0)
+        child_fail("arm the lifeline to oshrun");
+    if (getppid() != launcher || poll(&p, 1, 0) != 0)
+        _exit(127); /* oshrun is gone: nobody to report to */
+}
+
 /* In the child: only async-signal-safe calls until exec. */
 static _Noreturn void exec_pe(const char *path, char **argv, char **env, int in,
-                              int out, int err)
+                              int out, int err, pid_t launcher,
+                              const int life[2])
 {
     sigset_t none;
 
     setpgid(0, 0);
+    tie_to_launcher(launcher, life);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     /* A PE starts with default dispositions even when oshrun was started
@@ -164,13 +221,14 @@ static _Noreturn void exec_pe(const char *path, char **argv, char **env, int in,
 
 static int spawn_one(oshrun_job_t *job, int rank, const char *path)
 {
-    int out[2], err[2], in[2] = {-1, -1};
+    int out[2], err[2], in[2] = {-1, -1}, life[2];
+    pid_t pid, self = getpid();
     char **env;
-    pid_t pid;
 
     if (build_env(job, rank, &env))
         return -1;
     if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
+        pipe2(life, O_CLOEXEC) ||
         (rank == 0 ? pipe2(in, O_CLOEXEC)
                    : (in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)) {
         oshrun_msg("cannot create pipes: %s", strerror(errno));
@@ -179,11 +237,14 @@ static int spawn_one(oshrun_job_t *job, int rank, const char *path)
     }
     pid = fork();
     if (pid == 0)
-        exec_pe(path, job->opts->argv, env, in[0], out[1], err[1]);
+        exec_pe(path, job->opts->argv, env, in[0], out[1], err[1], self, life);
     env_free(env);
     close(out[1]);
     close(err[1]);
     close(in[0]);
+    close(life[0]);
+    /* Kept open until oshrun ends (closed by job_free, or by the kernel). */
+    job->pes[rank].lifeline = life[1];
     if (pid < 0) {
         oshrun_msg("cannot fork PE %d: %s", rank, strerror(errno));
         close(out[0]);

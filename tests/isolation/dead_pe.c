@@ -14,7 +14,9 @@
  *   none         nobody dies: every PE runs shmem_init, a barrier and
  *                shmem_finalize, and exits with status 0
  * HOW: kill (SIGKILL), segv (a real invalid access), exit (exit(0) without
- * shmem_finalize). "-r all" makes every PE the one that dies.
+ * shmem_finalize), hang (sleeps for ever instead of dying, so that the
+ * others stay in their wait: for killing the launcher under them).
+ * "-r all" makes every PE the one that dies.
  * -c: every PE first starts a child that exits at once (before shmem_init,
  * and with "none" after it too): fork (exit(0) in the forked copy) or exec
  * (this program run again with -x, which exits 0 at once). The PE waits for
@@ -60,6 +62,8 @@ static void fail_now(const char *where)
         exit(0);
     if (strcmp(how, "segv") == 0)
         *nowhere = 1;
+    while (strcmp(how, "hang") == 0)
+        sleep_ms(1000);
     raise(SIGKILL);
     abort();
 }
@@ -144,12 +148,13 @@ int main(int argc, char **argv)
         case 'd': delay_ms = atol(optarg); break;
         default:
             fprintf(stderr,
-                    "usage: dead_pe -r PE|all -p POINT -f kill|segv|exit "
+                    "usage: dead_pe -r PE|all -p POINT -f kill|segv|exit|hang "
                     "[-d MS] [-c fork|exec]\n");
             return 2;
         }
     }
-    if (strcmp(how, "kill") && strcmp(how, "segv") && strcmp(how, "exit")) {
+    if (strcmp(how, "kill") && strcmp(how, "segv") && strcmp(how, "exit") &&
+        strcmp(how, "hang")) {
         fprintf(stderr, "dead_pe: unknown failure %s\n", how);
         return 2;
     }

@@ -1,0 +1,227 @@
+/*
+ * What jobs leave behind, and its removal.
+ *
+ * A PE killed outright (SIGKILL, the OOM killer, or the lifeline of
+ * oshrun_spawn.c when oshrun itself was killed) cannot remove what it made
+ * in /dev/shm: the regions of libfabric's shm provider and Weft's posix heap
+ * objects while their names exist (src/core/heap/shm_names.h). A killed
+ * oshrun leaves its private directory $TMPDIR/oshrun.<pid>.XXXXXX. So:
+ *  - at the end of a job, oshrun removes the /dev/shm entries named after
+ *    its own PEs, which it has reaped (oshrun_shm_cleanup);
+ *  - at the start of a job, oshrun removes what dead jobs of the same user
+ *    left (oshrun_sweep_stale): those directories whose oshrun is gone and
+ *    whose lock (oshrun_tmp.c) nobody holds, and those /dev/shm entries
+ *    whose creator is gone. Only this user's regular files and directories
+ *    are touched, found without following links.
+ * A pid is "gone" when no process of this pid namespace has it; a job in
+ * another pid namespace that shares /dev/shm and the user id is not told
+ * apart (docs/security-launcher.md).
+ */
+#define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tools/oshrun.h"
+
+#define SHM_DIR "/dev/shm"
+
+/* The digits at p as a number in *v; returns what follows them, or NULL
+ * when there are none or too many. */
+static const char *digits(const char *p, long *v)
+{
+    const char *s = p;
+
+    *v = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (*v > 0x7fffffffL / 10)
+            return NULL;
+        *v = *v * 10 + (*p - '0');
+    }
+    return p == s ? NULL : p;
+}
+
+/* The pid in a region name of libfabric's shm provider when it names them
+ * itself (1.17: "<pid>:<uid>:<endpoint>") and the uid is this user's; else
+ * 0. */
+static long default_region_pid(const char *name)
+{
+    const char *p;
+    long pid, uid, ep;
+
+    if (!(p = digits(name, &pid)) || *p != ':' ||
+        !(p = digits(p + 1, &uid)) || *p != ':' ||
+        !(p = digits(p + 1, &ep)) || *p != '\0')
+        return 0;
+    return (uid_t)uid == geteuid() ? pid : 0;
+}
+
+/* The pid in a region name that Weft gives the shm provider's endpoints
+ * ("weftfi-<pid>-<random>-<endpoint>", transports/ofi/ofi_shm_region.c),
+ * else 0. */
+static long weft_region_pid(const char *name)
+{
+    const char *p;
+    long pid;
+
+    if (strncmp(name, "weftfi-", 7) != 0 || !(p = digits(name + 7, &pid)) ||
+        *p != '-')
+        return 0;
+    return pid;
+}
+
+/* The pid in the name of a Weft heap object of SHMEM_HEAP_OBJECT=posix
+ * ("weft-<job>-<rank>-<pid>-<tag>", src/core/heap/shm_object.c; <job> has
+ * no '-'), else 0. A PE killed before its peers mapped it has not unlinked
+ * it yet. */
+static long weft_object_pid(const char *name)
+{
+    const char *p = name;
+    long rank, pid;
+
+    if (strncmp(p, "weft-", 5) != 0 || !(p = strchr(p + 5, '-')) ||
+        !(p = digits(p + 1, &rank)) || *p != '-' ||
+        !(p = digits(p + 1, &pid)) || *p != '-')
+        return 0;
+    return pid;
+}
+
+/* The pid that made /dev/shm/name, when Weft or the shm provider made it. */
+static long shm_entry_pid(const char *name)
+{
+    long pid = default_region_pid(name);
+
+    if (!pid)
+        pid = weft_region_pid(name);
+    if (!pid)
+        pid = weft_object_pid(name);
+    return pid;
+}
+
+static int pid_gone(long pid)
+{
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Only PEs that oshrun forked and reaped: their pid names nothing alive of
+ * theirs any more, and no other process's regions are touched. */
+static int dead_pe(const oshrun_job_t *job, long pid)
+{
+    for (int r = 0; r < job->opts->npes; r++)
+        if (job->pes[r].pid == (pid_t)pid && job->pes[r].reaped)
+            return 1;
+    return 0;
+}
+
+/* Removes dir/name if it is a regular file of this user. */
+static void unlink_mine(int dir, const char *name, long pid)
+{
+    struct stat st;
+
+    if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+        return;
+    if (unlinkat(dir, name, 0) != 0 && errno != ENOENT)
+        oshrun_msg("cannot remove " SHM_DIR "/%s left by process %ld: %s",
+                   name, pid, strerror(errno));
+}
+
+/* For every /dev/shm entry made by a process that gone() says is gone. */
+static void shm_remove_if(const oshrun_job_t *job,
+                          int (*gone)(const oshrun_job_t *, long))
+{
+    DIR *d = opendir(SHM_DIR);
+    struct dirent *e;
+
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        long pid = shm_entry_pid(e->d_name);
+
+        if (pid && pid != (long)getpid() && gone(job, pid))
+            unlink_mine(dirfd(d), e->d_name, pid);
+    }
+    closedir(d);
+}
+
+void oshrun_shm_cleanup(oshrun_job_t *job)
+{
+    shm_remove_if(job, dead_pe);
+}
+
+static int any_gone(const oshrun_job_t *job, long pid)
+{
+    (void)job;
+    return pid_gone(pid);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* base/name, an "oshrun.<pid>.XXXXXX" directory of this user whose oshrun
+ * is gone and whose lock is free (a live oshrun holds it, whatever its pid
+ * namespace): removed with its content. */
+static void tmp_remove_stale(int dir, const char *base, const char *name)
+{
+    const char *p;
+    long pid;
+    char path[4096];
+    struct stat st;
+    int fd;
+
+    if (!(p = digits(name + 7, &pid)) || *p != '.' || strlen(p) != 7 ||
+        !pid || !pid_gone(pid))
+        return;
+    if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+        return;
+    fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+        (size_t)snprintf(path, sizeof(path), "%s/%s", base, name) <
+            sizeof(path))
+        nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    close(fd);
+}
+
+static void tmp_sweep(void)
+{
+    const char *base = getenv("TMPDIR");
+    struct dirent *e;
+    DIR *d;
+
+    if (!base || !*base)
+        base = "/tmp";
+    d = opendir(base);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, "oshrun.", 7) == 0)
+            tmp_remove_stale(dirfd(d), base, e->d_name);
+    closedir(d);
+}
+
+void oshrun_sweep_stale(oshrun_job_t *job)
+{
+    tmp_sweep();
+    shm_remove_if(job, any_gone);
+}
