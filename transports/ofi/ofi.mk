@@ -4,6 +4,7 @@ libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_provider.c \
 	transports/ofi/ofi_domain.c \
 	transports/ofi/ofi_ep.c \
+	transports/ofi/ofi_shm_region.c \
 	transports/ofi/ofi_progress.c \
 	transports/ofi/ofi_rma.c \
 	transports/ofi/ofi_amo.c \

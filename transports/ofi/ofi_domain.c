@@ -192,6 +192,7 @@ int shmt_ofi_init(void)
     if (ret)
         return ret;
     shmt_ofi_hmem_caps();
+    shmt_ofi_shm_sweep();
     ret = shmt_ofi_open_domain();
     if (ret)
         goto fail;

@@ -62,9 +62,12 @@ static int shmt_ofi_ep_bind_enable(shmt_ep_t *e)
         shmt_ofi_log_fail("fi_ep_bind", ret);
         return SHMI_EIO;
     }
+    if (shmt_ofi_shm_name(e->ep, e->id))
+        return SHMI_EIO;
     ret = fi_enable(e->ep);
     if (ret) {
         shmt_ofi_log_fail("fi_enable", ret);
+        shmt_ofi_shm_enable_failed(e->ep, ret);
         return SHMI_EIO;
     }
     return 0;

@@ -160,6 +160,17 @@ extern shmt_ofi_t shmt_ofi;
  * SHMI_ENODEV when nothing usable is there. */
 int shmt_ofi_provider_choose(void);
 
+/* ---- ofi_shm_region.c: regions of the shm provider ---- */
+/* Removes this user's regions whose process is gone; reports (local PE 0)
+ * a file in this user's region names that another user owns. Before the
+ * domain is opened; nothing unless the provider is shm. */
+void shmt_ofi_shm_sweep(void);
+/* Gives ep an unguessable region name (fi_setname) before fi_enable; id is
+ * the endpoint's number. 0, or SHMI_EIO when that fails. */
+int shmt_ofi_shm_name(struct fid_ep *ep, int id);
+/* Says which region file fi_enable (which returned ret) could not make. */
+void shmt_ofi_shm_enable_failed(struct fid_ep *ep, int ret);
+
 /* ---- ofi_domain.c ---- */
 int shmt_ofi_init(void);
 int shmt_ofi_connect(void);
