@@ -10,9 +10,10 @@
  *    its own PEs, which it has reaped (oshrun_shm_cleanup);
  *  - at the start of a job, oshrun removes what dead jobs of the same user
  *    left (oshrun_sweep_stale): those directories whose oshrun is gone and
- *    whose lock (oshrun_tmp.c) nobody holds, and those /dev/shm entries
- *    whose creator is gone. Only this user's regular files and directories
- *    are touched, found without following links.
+ *    whose lock (oshrun_tmp.c) nobody holds, shm regions whose creator is
+ *    gone, and heap objects of oshrun jobs whose creator and oshrun are
+ *    both gone. Only this user's regular files and directories are
+ *    touched, found without following links.
  * A pid is "gone" when no process of this pid namespace has it; a job in
  * another pid namespace that shares /dev/shm and the user id is not told
  * apart (docs/security-launcher.md).
@@ -83,30 +84,38 @@ static long weft_region_pid(const char *name)
 
 /* The pid in the name of a Weft heap object of SHMEM_HEAP_OBJECT=posix
  * ("weft-<job>-<rank>-<pid>-<tag>", src/core/heap/shm_object.c; <job> has
- * no '-'), else 0. A PE killed before its peers mapped it has not unlinked
- * it yet. */
-static long weft_object_pid(const char *name)
+ * no '-'), else 0; *launcher is the pid of the job's oshrun when <job> is
+ * "oshrun<pid>" (the namespace "oshrun.<pid>" without its '.'), else 0.
+ * A PE killed before its peers mapped it has not unlinked it yet. */
+static long weft_object_pid(const char *name, long *launcher)
 {
-    const char *p = name;
+    const char *p = name, *job = name + 5;
     long rank, pid;
 
-    if (strncmp(p, "weft-", 5) != 0 || !(p = strchr(p + 5, '-')) ||
-        !(p = digits(p + 1, &rank)) || *p != '-' ||
+    *launcher = 0;
+    if (strncmp(p, "weft-", 5) != 0 || !(p = strchr(job, '-')))
+        return 0;
+    if (strncmp(job, "oshrun", 6) != 0 || digits(job + 6, launcher) != p)
+        *launcher = 0;
+    if (!(p = digits(p + 1, &rank)) || *p != '-' ||
         !(p = digits(p + 1, &pid)) || *p != '-')
         return 0;
     return pid;
 }
 
-/* The pid that made /dev/shm/name, when Weft or the shm provider made it. */
-static long shm_entry_pid(const char *name)
+/* The pid that made /dev/shm/name, when Weft or the shm provider made it;
+ * *launcher as above for a heap object, -1 for a region. */
+static long shm_entry_pid(const char *name, long *launcher)
 {
     long pid = default_region_pid(name);
 
     if (!pid)
         pid = weft_region_pid(name);
-    if (!pid)
-        pid = weft_object_pid(name);
-    return pid;
+    if (pid) {
+        *launcher = -1;
+        return pid;
+    }
+    return weft_object_pid(name, launcher);
 }
 
 static int pid_gone(long pid)
@@ -116,8 +125,9 @@ static int pid_gone(long pid)
 
 /* Only PEs that oshrun forked and reaped: their pid names nothing alive of
  * theirs any more, and no other process's regions are touched. */
-static int dead_pe(const oshrun_job_t *job, long pid)
+static int dead_pe(const oshrun_job_t *job, long pid, long launcher)
 {
+    (void)launcher;
     for (int r = 0; r < job->opts->npes; r++)
         if (job->pes[r].pid == (pid_t)pid && job->pes[r].reaped)
             return 1;
@@ -139,17 +149,18 @@ static void unlink_mine(int dir, const char *name, long pid)
 
 /* For every /dev/shm entry made by a process that gone() says is gone. */
 static void shm_remove_if(const oshrun_job_t *job,
-                          int (*gone)(const oshrun_job_t *, long))
+                          int (*gone)(const oshrun_job_t *, long, long))
 {
     DIR *d = opendir(SHM_DIR);
     struct dirent *e;
+    long launcher;
 
     if (!d)
         return;
     while ((e = readdir(d)) != NULL) {
-        long pid = shm_entry_pid(e->d_name);
+        long pid = shm_entry_pid(e->d_name, &launcher);
 
-        if (pid && pid != (long)getpid() && gone(job, pid))
+        if (pid && pid != (long)getpid() && gone(job, pid, launcher))
             unlink_mine(dirfd(d), e->d_name, pid);
     }
     closedir(d);
@@ -160,10 +171,17 @@ void oshrun_shm_cleanup(oshrun_job_t *job)
     shm_remove_if(job, dead_pe);
 }
 
-static int any_gone(const oshrun_job_t *job, long pid)
+/* A region whose process is gone; a heap object only of an oshrun job
+ * whose oshrun is gone too: the names of other launchers' jobs are left to
+ * the PEs' own sweep (src/core/heap/shm_names.h), which waits until no
+ * start-up can need them. */
+static int stale(const oshrun_job_t *job, long pid, long launcher)
 {
     (void)job;
-    return pid_gone(pid);
+    if (!pid_gone(pid))
+        return 0;
+    return launcher == -1 || (launcher > 0 && launcher != (long)getpid() &&
+                              pid_gone(launcher));
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,
@@ -223,5 +241,5 @@ static void tmp_sweep(void)
 void oshrun_sweep_stale(oshrun_job_t *job)
 {
     tmp_sweep();
-    shm_remove_if(job, any_gone);
+    shm_remove_if(job, stale);
 }
