@@ -1,7 +1,7 @@
 # Reliability tests: the soak program (tests/stress), two jobs side by side
 # (tests/isolation) and misuse that must fail cleanly (tests/badinput).
 # Cases: tests/stress/stress.cases, tests/isolation/isolation.cases,
-# tests/badinput/badinput.cases. scripts/sanitize-check.sh reruns a subset
+# tests/isolation/launcher.cases, tests/badinput/badinput.cases. scripts/sanitize-check.sh reruns a subset
 # under ASan/UBSan, TSan and valgrind.
 check_PROGRAMS += \
 	tests/stress/stress \
@@ -19,9 +19,11 @@ tests_badinput_bad_input_SOURCES = tests/badinput/bad_input.c
 tests_badinput_bad_input_LDADD = libweft.la
 dist_check_SCRIPTS += tests/isolation/isolation.sh tests/isolation/dead_pe.sh \
 	tests/isolation/early_exit.sh tests/isolation/dead_pe_setup.sh \
-	tests/badinput/expect_fail.sh
+	tests/badinput/expect_fail.sh tests/isolation/launcher_kill.sh \
+	tests/isolation/stale_regions.sh
 dist_noinst_SCRIPTS += scripts/sanitize-check.sh bench/check-cost.sh
 EXTRA_DIST += tests/stress/stress.cases tests/isolation/isolation.cases \
+	tests/isolation/launcher.cases \
 	tests/badinput/badinput.cases tests/sanitize/lsan.supp \
 	tests/sanitize/ubsan.supp tests/sanitize/tsan.supp \
 	tests/sanitize/valgrind.supp tests/sanitize/sanitize.cases \

@@ -79,22 +79,41 @@ static long region_pid(const char *name, long *uid)
     return pid;
 }
 
+/* Gone for good: no process has that pid, or only a zombie (dead, waiting
+ * to be reaped by a parent that may take its time). */
 static int pid_gone(long pid)
 {
-    return pid != (long)getpid() && kill((pid_t)pid, 0) != 0 &&
-           errno == ESRCH;
+    char path[64], buf[512], *p;
+    ssize_t n;
+    int fd;
+
+    if (kill((pid_t)pid, 0) != 0)
+        return errno == ESRCH;
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT;
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    p = strrchr(buf, ')'); /* the state follows the command name */
+    return p && p[1] == ' ' && p[2] == 'Z';
 }
 
 /* One entry of SHM_DIR: removed when it is a region of this user left by a
- * process that is gone (or by an earlier process with this pid). */
-static void sweep_one(int dir, const char *name, int report)
+ * process that is gone (or by an earlier process with this pid). Another
+ * user's file in such a name is reported when *report, which is then
+ * cleared; *more counts the others. */
+static void sweep_one(int dir, const char *name, int *report, int *more)
 {
     long uid, pid = region_pid(name, &uid);
     struct stat st;
 
     if (!pid || (uid >= 0 && (uid_t)uid != geteuid()))
         return;
-    if (!(pid == (long)getpid() && uid >= 0) && !pid_gone(pid))
+    if (pid == (long)getpid() ? uid < 0 : !pid_gone(pid))
         return;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
         !S_ISREG(st.st_mode))
@@ -105,7 +124,10 @@ static void sweep_one(int dir, const char *name, int report)
                      "removed " SHM_DIR "/%s: a shm region left by process "
                      "%ld, which is gone",
                      name, pid);
-    } else if (report) {
+    } else if (!*report) {
+        ++*more;
+    } else {
+        *report = 0;
         SHMI_LOG(SHMI_LOG_WARN, "ofi",
                  SHM_DIR "/%s is named as a shared-memory region of user %ld "
                  "but belongs to user %ld, so it cannot be removed; Weft does "
@@ -119,13 +141,16 @@ void shmt_ofi_shm_sweep(void)
 {
     DIR *d;
     struct dirent *e;
-    int report = shmi_state.boot.local_rank == 0;
+    int report = shmi_state.boot.local_rank == 0, more = 0;
 
     if (!is_shm() || !(d = opendir(SHM_DIR)))
         return;
     while ((e = readdir(d)) != NULL)
-        sweep_one(dirfd(d), e->d_name, report);
+        sweep_one(dirfd(d), e->d_name, &report, &more);
     closedir(d);
+    if (more && shmi_state.boot.local_rank == 0)
+        SHMI_LOG(SHMI_LOG_WARN, "ofi",
+                 "%d more files in " SHM_DIR " are named like that", more);
 }
 
 int shmt_ofi_shm_name(struct fid_ep *ep, int id)

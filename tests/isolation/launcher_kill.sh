@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# oshrun is killed with SIGKILL while its PEs are at one point of a run
+# (tools/oshrun_spawn.c, tools/oshrun_sweep.c):
+#   - within 2 s no process of the job is left (PEs, and with "wrap" the
+#     shell between oshrun and each PE and the PE under it);
+#   - the next oshrun of the same user (same TMPDIR) runs, and afterwards
+#     nothing of the killed job is left in /dev/shm (named after one of its
+#     processes, or a heap object of its namespace) nor in TMPDIR.
+#
+#   launcher_kill.sh POINT [wrap]
+#
+# POINT: startup (oshrun killed 50 ms after it started: PEs being forked,
+# started or connecting), init (PE 0 in shmem_init, PE 1 not there yet),
+# barrier, reduce, wait (PE 0 spinning in shmem_barrier_all,
+# shmem_long_sum_reduce or shmem_long_wait_until while PE 1 sleeps; see
+# dead_pe.c, -f hang). wrap: each PE runs under /bin/sh, which is oshrun's
+# child (not exec'd), so that the PE is oshrun's grandchild. The transport
+# comes from the environment (SHMEM_LOCAL, SHMEM_OFI_PROVIDER, ...).
+set -u
+point=${1:?usage: launcher_kill.sh POINT [wrap]}
+wrap=${2:-}
+S=${S:-..}; B=${B:-.}
+OSHRUN=${OSHRUN:-$B/tools/oshrun}
+LIMIT=2.0
+export FI_TCP_IFACE=lo FI_SOCKETS_IFACE=lo
+[ -x "$B/tests/isolation/dead_pe" ] || { echo "FAIL: dead_pe is missing (make check builds it)"; exit 1; }
+
+. "$S/tests/isolation/dead_pe_setup.sh"
+dead_pe_setup launcher
+export TMPDIR=$work/tmp
+mkdir -m 700 "$TMPDIR"
+# Every process of the killed job, and only those, carry this in their
+# environment.
+tag=WEFT_LAUNCHER_KILL_TEST=$$.$RANDOM
+
+# Live (not zombie) processes whose environment holds the tag.
+tagged() {
+    local f pid st
+    for f in /proc/[0-9]*/environ; do
+        pid=${f#/proc/}; pid=${pid%/environ}
+        tr '\0' '\n' 2>/dev/null <"$f" | grep -qxF "$tag" || continue
+        st=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
+        [ -n "$st" ] && [ "$st" != Z ] && echo "$pid"
+    done
+}
+
+prog=("$real" -r 1 -f hang -d 200)
+case $point in
+startup) prog+=(-p wait) ;;
+init) prog+=(-p start) ;;
+barrier | reduce | wait) prog+=(-p "$point") ;;
+*) echo "usage: launcher_kill.sh startup|init|barrier|reduce|wait [wrap]"; exit 2 ;;
+esac
+# Under "wrap" the shell runs the PE as its child and waits for it.
+[ "$wrap" = wrap ] && prog=(/bin/sh -c '"$@"; exit $?' sh "${prog[@]}")
+
+env "$tag" "$OSHRUN" -n 2 "${prog[@]}" >"$work/out" 2>"$work/err" </dev/null &
+osh=$!
+show() { sed 's/^/  out| /' "$work/out"; sed 's/^/  err| /' "$work/err"; }
+if [ "$point" = startup ]; then
+    sleep 0.05
+else
+    # PE 1 announces its hang; the others are in their wait 300 ms later.
+    for _ in $(seq 600); do
+        grep -q "^failing at" "$work/err" && [ "$(grep -c '^PE [0-9]* pid' "$work/out")" = 2 ] && break
+        kill -0 $osh 2>/dev/null || break
+        sleep 0.1
+    done
+    grep -q "^failing at" "$work/err" || { bad "$point: the job never reached its wait"; show; }
+    sleep 0.3
+fi
+before=$(tagged)
+pes=$(sed -n 's/^PE [0-9]* pid \([0-9]*\)$/\1/p' "$work/out" | sort -u)
+if [ "$wrap" = wrap ] && [ "$point" != startup ]; then
+    for p in $pes; do
+        pp=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)
+        [ "$pp" != "$osh" ] || bad "$point wrap: PE pid $p is oshrun's child, not its grandchild"
+    done
+fi
+kill -9 $osh
+t_kill=$EPOCHREALTIME
+wait $osh 2>/dev/null
+while left=$(tagged) && [ -n "$left" ] &&
+    awk -v a="$t_kill" -v b="$EPOCHREALTIME" -v l=$LIMIT 'BEGIN { exit !(b - a < l) }'; do
+    sleep 0.05
+done
+secs=$(awk -v a="$t_kill" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+if [ -n "$left" ]; then
+    bad "$point${wrap:+ $wrap}: processes left ${secs}s after oshrun was killed: $(ps -o pid=,stat=,args= -p "$(echo $left | tr ' ' ,)" | tr '\n' ';')"
+    kill -9 $left 2>/dev/null
+fi
+
+# The next job of this user cleans up after the killed one.
+"$OSHRUN" -n 2 "$real" -p none >"$work/out2" 2>&1 </dev/null ||
+    { bad "$point: the next job failed"; sed 's/^/  next| /' "$work/out2"; }
+all=$( (echo "$before"; echo "$pes") | sort -u)
+for p in $all; do
+    new=$(ls /dev/shm 2>/dev/null | grep -E "(^|[^0-9])$p([^0-9]|$)")
+    [ -z "$new" ] || bad "$point${wrap:+ $wrap}: left in /dev/shm by pid $p: $(echo $new)"
+done
+new=$(ls /dev/shm 2>/dev/null | grep -E "^weft-oshrun$osh-")
+[ -z "$new" ] || bad "$point${wrap:+ $wrap}: heap objects left in /dev/shm: $(echo $new)"
+new=$(ls -A "$TMPDIR" | grep -E "^oshrun\.$osh\.")
+[ -z "$new" ] || bad "$point${wrap:+ $wrap}: left in TMPDIR: $new"
+[ $errs = 0 ] || { echo "FAIL: $errs problems"; exit 1; }
+echo "ok: oshrun killed at $point${wrap:+ ($wrap)}: $(echo $before | wc -w) processes gone within ${secs}s; the next job left nothing of it"
