@@ -118,9 +118,27 @@ static long shm_entry_pid(const char *name, long *launcher)
     return weft_object_pid(name, launcher);
 }
 
+/* Gone for good: no process has that pid, or only a zombie (dead, waiting
+ * to be reaped by a parent that may take its time). */
 static int pid_gone(long pid)
 {
-    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    char path[64], buf[512], *p;
+    ssize_t n;
+    int fd;
+
+    if (kill((pid_t)pid, 0) != 0)
+        return errno == ESRCH;
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT;
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    p = strrchr(buf, ')'); /* the state follows the command name */
+    return p && p[1] == ' ' && p[2] == 'Z';
 }
 
 /* Only PEs that oshrun forked and reaped: their pid names nothing alive of
