@@ -61,9 +61,8 @@ static long default_region_pid(const char *name)
     const char *p;
     long pid, uid, ep;
 
-    if (!(p = digits(name, &pid)) || *p != ':' ||
-        !(p = digits(p + 1, &uid)) || *p != ':' ||
-        !(p = digits(p + 1, &ep)) || *p != '\0')
+    if (!(p = digits(name, &pid)) || *p != ':' || !(p = digits(p + 1, &uid)) ||
+        *p != ':' || !(p = digits(p + 1, &ep)) || *p != '\0')
         return 0;
     return (uid_t)uid == geteuid() ? pid : 0;
 }
@@ -161,8 +160,8 @@ static void unlink_mine(int dir, const char *name, long pid)
         !S_ISREG(st.st_mode) || st.st_uid != geteuid())
         return;
     if (unlinkat(dir, name, 0) != 0 && errno != ENOENT)
-        oshrun_msg("cannot remove " SHM_DIR "/%s left by process %ld: %s",
-                   name, pid, strerror(errno));
+        oshrun_msg("cannot remove " SHM_DIR "/%s left by process %ld: %s", name,
+                   pid, strerror(errno));
 }
 
 /* For every /dev/shm entry made by a process that gone() says is gone. */
@@ -198,8 +197,8 @@ static int stale(const oshrun_job_t *job, long pid, long launcher)
     (void)job;
     if (!pid_gone(pid))
         return 0;
-    return launcher == -1 || (launcher > 0 && launcher != (long)getpid() &&
-                              pid_gone(launcher));
+    return launcher == -1 ||
+           (launcher > 0 && launcher != (long)getpid() && pid_gone(launcher));
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,
@@ -223,8 +222,8 @@ static void tmp_remove_stale(int dir, const char *base, const char *name)
     struct stat st;
     int fd;
 
-    if (!(p = digits(name + 7, &pid)) || *p != '.' || strlen(p) != 7 ||
-        !pid || !pid_gone(pid))
+    if (!(p = digits(name + 7, &pid)) || *p != '.' || strlen(p) != 7 || !pid ||
+        !pid_gone(pid))
         return;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
         !S_ISDIR(st.st_mode) || st.st_uid != geteuid())

@@ -72,9 +72,8 @@ static long region_pid(const char *name, long *uid)
     *uid = -1;
     if (strncmp(name, "weftfi-", 7) == 0)
         return (p = digits(name + 7, &pid)) && *p == '-' ? pid : 0;
-    if (!(p = digits(name, &pid)) || *p != ':' ||
-        !(p = digits(p + 1, uid)) || *p != ':' ||
-        !(p = digits(p + 1, &ep)) || *p != '\0')
+    if (!(p = digits(name, &pid)) || *p != ':' || !(p = digits(p + 1, uid)) ||
+        *p != ':' || !(p = digits(p + 1, &ep)) || *p != '\0')
         return 0;
     return pid;
 }
@@ -129,7 +128,8 @@ static void sweep_one(int dir, const char *name, int *report, int *more)
     } else {
         *report = 0;
         SHMI_LOG(SHMI_LOG_WARN, "ofi",
-                 SHM_DIR "/%s is named as a shared-memory region of user %ld "
+                 SHM_DIR
+                 "/%s is named as a shared-memory region of user %ld "
                  "but belongs to user %ld, so it cannot be removed; Weft does "
                  "not use names of this form, yet ask that user or the "
                  "administrator to remove it",
@@ -204,7 +204,7 @@ void shmt_ofi_shm_enable_failed(struct fid_ep *ep, int ret)
                  path, shmt_ofi_lib.strerror(-ret), (long)st.st_uid);
     else
         SHMI_LOG(SHMI_LOG_ERROR, "ofi",
-                 "the shm provider cannot create its region %s: %s; if "
-                 SHM_DIR " is full (df " SHM_DIR "), free space there",
+                 "the shm provider cannot create its region %s: %s; if " SHM_DIR
+                 " is full (df " SHM_DIR "), free space there",
                  path, shmt_ofi_lib.strerror(-ret));
 }
