@@ -9,7 +9,7 @@
 #
 #   launcher_kill.sh POINT [wrap]
 #
-# POINT: startup (oshrun killed 50 ms after it started: PEs being forked,
+# POINT: startup (oshrun killed as soon as both PEs exist: PEs being
 # started or connecting), init (PE 0 in shmem_init, PE 1 not there yet),
 # barrier, reduce, wait (PE 0 spinning in shmem_barrier_all,
 # shmem_long_sum_reduce or shmem_long_wait_until while PE 1 sleeps; see
@@ -58,7 +58,12 @@ env "$tag" "$OSHRUN" -n 2 "${prog[@]}" >"$work/out" 2>"$work/err" </dev/null &
 osh=$!
 show() { sed 's/^/  out| /' "$work/out"; sed 's/^/  err| /' "$work/err"; }
 if [ "$point" = startup ]; then
-    sleep 0.05
+    # As soon as both PEs exist: they are being started, or connecting.
+    for _ in $(seq 1000); do
+        [ "$(tagged | wc -l)" -ge 3 ] && break
+        kill -0 $osh 2>/dev/null || break
+        sleep 0.01
+    done
 else
     # PE 1 announces its hang; the others are in their wait 300 ms later.
     for _ in $(seq 600); do
@@ -100,7 +105,7 @@ for p in $all; do
 done
 new=$(ls /dev/shm 2>/dev/null | grep -E "^weft-oshrun$osh-")
 [ -z "$new" ] || bad "$point${wrap:+ $wrap}: heap objects left in /dev/shm: $(echo $new)"
-new=$(ls -A "$TMPDIR" | grep -E "^oshrun\.$osh\.")
-[ -z "$new" ] || bad "$point${wrap:+ $wrap}: left in TMPDIR: $new"
+# TMPDIR is the two jobs' own: the next one removed its own things too.
+[ -z "$(ls -A "$TMPDIR")" ] || bad "$point${wrap:+ $wrap}: left in TMPDIR: $(ls -A "$TMPDIR")"
 [ $errs = 0 ] || { echo "FAIL: $errs problems"; exit 1; }
 echo "ok: oshrun killed at $point${wrap:+ ($wrap)}: $(echo $before | wc -w) processes gone within ${secs}s; the next job left nothing of it"
