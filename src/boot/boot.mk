@@ -2,6 +2,7 @@
 # library's init/finalize sequence that runs on it (src/core/init.c).
 libweft_internal_la_SOURCES += \
 	src/boot/pmix_boot.c \
+	src/boot/launcher_watch.c \
 	src/boot/locality.c \
 	src/boot/exchange.c \
 	src/boot/exchange_local.c \

@@ -44,4 +44,10 @@ void shmi_boot_local_clear(void);
  * does not return; otherwise returns at once. */
 void shmi_boot_check_left(int pe);
 
+/* launcher_watch.c: once connected, a lost connection to the launcher's
+ * PMIx server ends this PE (status 129) with a message; unwatch before
+ * disconnecting on purpose (finalize, abort). */
+void shmi_boot_watch_launcher(void);
+void shmi_boot_unwatch_launcher(void);
+
 #endif /* SHMI_BOOT_PMIX_H */

@@ -230,6 +230,7 @@ static void abort_via_launcher(int status, const char *msg)
     pthread_t sweeper;
     int swept;
 
+    shmi_boot_unwatch_launcher();
     if (shmi_boot_launcher_reports_exit) {
         fflush(NULL);
         PMIx_Abort(status, msg ? msg : "", NULL, 0);
@@ -447,6 +448,8 @@ int shmi_boot_init(shmi_boot_info_t *info)
         goto fail;
     task_pid = getpid(); /* the process that joins is the PE */
     exit_watch();
+    if (!shmi_boot_pmix.singleton)
+        shmi_boot_watch_launcher();
     atomic_store(&boot_phase, PHASE_JOINED);
     ret = read_job(&out);
     if (ret)
@@ -483,6 +486,7 @@ _Noreturn void shmi_boot_abort(int status, const char *msg)
 
 void shmi_boot_finalize(void)
 {
+    shmi_boot_unwatch_launcher();
     if (shmi_boot_pmix.connected && !shmi_boot_pmix.finalized)
         PMIx_Finalize(NULL, 0);
     shmi_boot_pmix.finalized = 1;

@@ -8,6 +8,7 @@ tests_launch_boot_hello_SOURCES = \
 	tests/launch/boot_hello.c \
 	tests/launch/boot_shim.c \
 	src/boot/pmix_boot.c \
+	src/boot/launcher_watch.c \
 	src/boot/locality.c \
 	src/boot/exchange.c \
 	src/boot/exchange_local.c
