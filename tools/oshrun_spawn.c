@@ -19,8 +19,10 @@
  *    that closes descriptors it did not open. It fires when the thread that
  *    forked dies: oshrun forks from its main thread, which lives until
  *    oshrun ends.
- * What the killed PEs leave in /dev/shm and TMPDIR is removed by the next
- * oshrun of the same user (oshrun_sweep.c).
+ * Once connected, a PE also ends itself when it loses its PMIx connection
+ * to oshrun (src/boot/launcher_watch.c), which reaches a PE that left its
+ * process group. What the killed PEs leave in /dev/shm and TMPDIR is
+ * removed by the next oshrun of the same user (oshrun_sweep.c).
  */
 #define _GNU_SOURCE
 #include "config.h"

@@ -7,17 +7,21 @@
 #     nothing of the killed job is left in /dev/shm (named after one of its
 #     processes, or a heap object of its namespace) nor in TMPDIR.
 #
-#   launcher_kill.sh POINT [wrap]
+#   launcher_kill.sh POINT [wrap|setsid]
 #
 # POINT: startup (oshrun killed as soon as both PEs exist: PEs being
 # started or connecting), init (PE 0 in shmem_init, PE 1 not there yet),
 # barrier, reduce, wait (PE 0 spinning in shmem_barrier_all,
 # shmem_long_sum_reduce or shmem_long_wait_until while PE 1 sleeps; see
 # dead_pe.c, -f hang). wrap: each PE runs under /bin/sh, which is oshrun's
-# child (not exec'd), so that the PE is oshrun's grandchild. The transport
+# child (not exec'd), so that the PE is oshrun's grandchild. setsid: each PE
+# runs in a session (and process group) of its own, out of reach of the
+# signal that oshrun's death sends to the PE's group: only the PE's own
+# watch of its PMIx connection ends it (src/boot/launcher_watch.c), so
+# only for points after shmem_init. The transport
 # comes from the environment (SHMEM_LOCAL, SHMEM_OFI_PROVIDER, ...).
 set -u
-point=${1:?usage: launcher_kill.sh POINT [wrap]}
+point=${1:?usage: launcher_kill.sh POINT [wrap|setsid]}
 wrap=${2:-}
 S=${S:-..}; B=${B:-.}
 OSHRUN=${OSHRUN:-$B/tools/oshrun}
@@ -49,10 +53,14 @@ case $point in
 startup) prog+=(-p wait) ;;
 init) prog+=(-p start) ;;
 barrier | reduce | wait) prog+=(-p "$point") ;;
-*) echo "usage: launcher_kill.sh startup|init|barrier|reduce|wait [wrap]"; exit 2 ;;
+*) echo "usage: launcher_kill.sh startup|init|barrier|reduce|wait [wrap|setsid]"; exit 2 ;;
 esac
 # Under "wrap" the shell runs the PE as its child and waits for it.
 [ "$wrap" = wrap ] && prog=(/bin/sh -c '"$@"; exit $?' sh "${prog[@]}")
+if [ "$wrap" = setsid ]; then
+    command -v setsid >/dev/null || { echo "skipped: no setsid"; exit 77; }
+    prog=(setsid -w "${prog[@]}")
+fi
 
 env "$tag" "$OSHRUN" -n 2 "${prog[@]}" >"$work/out" 2>"$work/err" </dev/null &
 osh=$!
@@ -76,7 +84,7 @@ else
 fi
 before=$(tagged)
 pes=$(sed -n 's/^PE [0-9]* pid \([0-9]*\)$/\1/p' "$work/out" | sort -u)
-if [ "$wrap" = wrap ] && [ "$point" != startup ]; then
+if [ -n "$wrap" ] && [ "$point" != startup ]; then
     for p in $pes; do
         pp=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)
         [ "$pp" != "$osh" ] || bad "$point wrap: PE pid $p is oshrun's child, not its grandchild"
