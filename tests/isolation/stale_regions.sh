@@ -10,7 +10,7 @@
 #   oshrun   the same files planted before oshrun: oshrun removes them;
 #   foreign  a second user (created here, removed at exit) plants files in
 #            this user's region names: for a dead pid, and for each of the
-#            next 300 pids (so that a PE that used the provider's own names
+#            next 64 pids (so that a PE that used the provider's own names
 #            would find its name taken). The job still runs; the files stay
 #            (they are not ours to remove) and a warning names one of them.
 #   stale_regions.sh pe|oshrun|foreign   (OSHRUN, B from tests/run-tests)
@@ -64,7 +64,7 @@ foreign)
     useradd -M -s /bin/sh "$user" >/dev/null 2>&1 || { user=; echo "skipped: useradd failed"; exit 77; }
     next=$(cat /proc/sys/kernel/ns_last_pid 2>/dev/null || echo 0)
     keep=("$dead:$uid:0")
-    for i in $(seq 1 300); do keep+=("$((next + i)):$uid:0"); done
+    for i in $(seq 1 64); do keep+=("$((next + i)):$uid:0"); done
     planted=("${keep[@]}")
     (cd /dev/shm && su -s /bin/sh "$user" -c "touch ${keep[*]}") ||
         { echo "FAIL: the second user cannot plant in /dev/shm"; exit 1; }
