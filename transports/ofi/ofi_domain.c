@@ -43,8 +43,15 @@ typedef struct shmt_ofi_seg {
 
 void shmt_ofi_log_fail(const char *call, int ret)
 {
-    SHMI_LOG(SHMI_LOG_ERROR, "ofi", "%s failed (provider %s): %s", call,
-             shmt_ofi.prov ? shmt_ofi.prov : "?", shmt_ofi_lib.strerror(-ret));
+    /* shm maps a region in /dev/shm per endpoint: name the place. */
+    int shm_full = ret == -FI_ENOSPC && shmt_ofi.prov &&
+                   strcmp(shmt_ofi.prov, "shm") == 0;
+
+    SHMI_LOG(SHMI_LOG_ERROR, "ofi", "%s failed (provider %s): %s%s", call,
+             shmt_ofi.prov ? shmt_ofi.prov : "?", shmt_ofi_lib.strerror(-ret),
+             shm_full ? " (/dev/shm is full: see `df /dev/shm`; free room or "
+                        "use SHMEM_OFI_PROVIDER='tcp;ofi_rxm')"
+                      : "");
 }
 
 int shmt_ofi_mr_key(uint64_t *key)

@@ -156,6 +156,7 @@ extern shmt_ofi_t shmt_ofi;
 /* ---- ofi_provider.c ---- */
 /* Chooses the provider (SHMEM_OFI_PROVIDER, FI_PROVIDER, preference) and
  * fills shmt_ofi.info and the limits; SHMI_EINVAL on a bad variable,
+ * SHMI_ENOSPC when the shm provider asked for has no room in /dev/shm,
  * SHMI_ENODEV when nothing usable is there. */
 int shmt_ofi_provider_choose(void);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "core/env.h"
 #include "core/state.h"
@@ -41,6 +42,52 @@ static const char *shmt_ofi_broken_part(const char *name)
         p += len + (p[len] == ';');
     }
     return NULL;
+}
+
+/* Free bytes in /dev/shm below which libfabric's shm provider declines to
+ * offer itself (1.17 on this tree's CI: it answers fi_getinfo with ENOSPC
+ * at 28 MiB free and works at 32 MiB; each endpoint then maps a 16 MiB
+ * region there). */
+#define SHMT_OFI_SHM_MIN_FREE ((unsigned long long)32 << 20)
+
+/* Whether the provider list `name` ("shm", "shm;...") has a component
+ * `part`. */
+static int shmt_ofi_names(const char *name, const char *part)
+{
+    size_t n = strlen(part);
+
+    for (const char *p = name; p && *p;) {
+        size_t len = strcspn(p, ";");
+
+        if (len == n && strncmp(p, part, n) == 0)
+            return 1;
+        p += len + (p[len] == ';');
+    }
+    return 0;
+}
+
+/* When the provider asked for by `var`=`name` is shm and /dev/shm is too
+ * full for it, says so (instead of "no usable provider") and returns 1. */
+static int shmt_ofi_shm_full(const char *var, const char *name)
+{
+    struct statvfs vfs;
+    unsigned long long avail;
+
+    if (!name || !shmt_ofi_names(name, "shm") ||
+        statvfs("/dev/shm", &vfs) != 0)
+        return 0;
+    avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
+    if (avail >= SHMT_OFI_SHM_MIN_FREE)
+        return 0;
+    SHMI_LOG(SHMI_LOG_ERROR, "ofi",
+             "%s=%s: the libfabric shm provider does not start because "
+             "/dev/shm is full (%llu bytes free; it wants %llu MiB free, and "
+             "16 MiB per endpoint of every PE). See `df /dev/shm` and "
+             "`ls -l /dev/shm`: remove what dead jobs left there, make "
+             "/dev/shm larger (containers: --shm-size), or use "
+             "SHMEM_OFI_PROVIDER='tcp;ofi_rxm' or SHMEM_LOCAL=1",
+             var, name, avail, SHMT_OFI_SHM_MIN_FREE >> 20);
+    return 1;
 }
 
 static struct fi_info *shmt_ofi_hints(const char *prov)
@@ -215,6 +262,10 @@ int shmt_ofi_provider_choose(void)
 
     shmt_ofi_prefer_loopback();
     ret = shmt_ofi_getinfo(want, &list);
+    if (ret != 0 && (want[0] ? shmt_ofi_shm_full("SHMEM_OFI_PROVIDER", want)
+                             : shmt_ofi_shm_full("FI_PROVIDER",
+                                                 getenv("FI_PROVIDER"))))
+        return SHMI_ENOSPC;
     if (ret != 0 && want[0]) {
         shmt_ofi_list_providers(found, sizeof(found));
         SHMI_LOG(SHMI_LOG_ERROR, "ofi",
