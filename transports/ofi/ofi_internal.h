@@ -155,10 +155,13 @@ extern shmt_ofi_t shmt_ofi;
 
 /* ---- ofi_provider.c ---- */
 /* Chooses the provider (SHMEM_OFI_PROVIDER, FI_PROVIDER, preference) and
- * fills shmt_ofi.info and the limits; SHMI_EINVAL on a bad variable,
+ * fills shmt_ofi.info and the limits; SHMI_EINVAL on a bad variable
+ * (SHMEM_OFI_PROVIDER, or a SHMEM_OFI_DOMAIN the provider does not have),
  * SHMI_ENOSPC when the shm provider asked for has no room in /dev/shm,
  * SHMI_ENODEV when nothing usable is there. */
 int shmt_ofi_provider_choose(void);
+/* The transport's check_unused (transports/transport.h). */
+void shmt_ofi_check_unused(void);
 
 /* ---- ofi_domain.c ---- */
 int shmt_ofi_init(void);

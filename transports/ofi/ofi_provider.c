@@ -113,11 +113,8 @@ static struct fi_info *shmt_ofi_hints(const char *prov)
         if (!h->fabric_attr->prov_name)
             goto fail;
     }
-    if (shmi_env.OFI_DOMAIN[0]) {
-        h->domain_attr->name = strdup(shmi_env.OFI_DOMAIN);
-        if (!h->domain_attr->name)
-            goto fail;
-    }
+    /* SHMEM_OFI_DOMAIN is not a hint: tcp and sockets ignore a domain
+     * name they do not have and return their own (shmt_ofi_domain_only). */
     return h;
 fail:
     shmt_ofi_lib.freeinfo(h);
@@ -148,6 +145,70 @@ static void shmt_ofi_list_providers(char *buf, size_t len)
                                  used ? ", " : "", name);
     }
     shmt_ofi_lib.freeinfo(list);
+}
+
+/* Writes the distinct domain names of list into buf, comma separated. */
+static void shmt_ofi_list_domains(const struct fi_info *list, char *buf,
+                                  size_t len)
+{
+    size_t used = 0;
+
+    snprintf(buf, len, "(none)");
+    for (const struct fi_info *i = list; i; i = i->next) {
+        const char *name = i->domain_attr->name ? i->domain_attr->name : "?";
+        int seen = 0;
+
+        for (const struct fi_info *j = list; j != i; j = j->next)
+            seen |= j->domain_attr->name &&
+                    strcmp(j->domain_attr->name, name) == 0;
+        if (seen || used + strlen(name) + 3 > len)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 used ? ", " : "", name);
+    }
+}
+
+static int shmt_ofi_domain_is(const struct fi_info *i, const char *name)
+{
+    return i->domain_attr->name && strcmp(i->domain_attr->name, name) == 0;
+}
+
+/* Keeps in *list only the entries of domain SHMEM_OFI_DOMAIN (all when it
+ * is empty). SHMI_EINVAL, with a message at `level` naming the variable
+ * and the domains there are, when none is left (*list is then untouched). */
+static int shmt_ofi_domain_only(struct fi_info **list, int level,
+                                const char *consequence)
+{
+    const char *want = shmi_env.OFI_DOMAIN;
+    struct fi_info *keep = NULL, **tail = &keep, *next;
+    char found[256];
+    int any = 0;
+
+    if (!want[0])
+        return 0;
+    for (struct fi_info *i = *list; i; i = i->next)
+        any |= shmt_ofi_domain_is(i, want);
+    if (!any) {
+        shmt_ofi_list_domains(*list, found, sizeof(found));
+        SHMI_LOG(level, "ofi",
+                 "SHMEM_OFI_DOMAIN=%s: libfabric has no domain of that name%s%s;"
+                 " domains found: %s (fi_info lists them)%s",
+                 want, shmi_env.OFI_PROVIDER[0] ? " for provider " : "",
+                 shmi_env.OFI_PROVIDER, found, consequence);
+        return SHMI_EINVAL;
+    }
+    for (struct fi_info *i = *list; i; i = next) {
+        next = i->next;
+        i->next = NULL;
+        if (shmt_ofi_domain_is(i, want)) {
+            *tail = i;
+            tail = &i->next;
+        } else {
+            shmt_ofi_lib.freeinfo(i);
+        }
+    }
+    *list = keep;
+    return 0;
 }
 
 /* Rank of a provider name in the preference list (lower is better); -1 when
@@ -189,7 +250,7 @@ static struct fi_info *shmt_ofi_pick(struct fi_info *list)
  * (eth0): prefer loopback unless the user chose. */
 static void shmt_ofi_prefer_loopback(void)
 {
-    if (shmi_state.boot.n_nodes != 1)
+    if (shmi_state.boot.n_nodes != 1 || shmi_env.OFI_DOMAIN[0])
         return;
     setenv("FI_TCP_IFACE", "lo", 0);
     setenv("FI_SOCKETS_IFACE", "lo", 0);
@@ -285,6 +346,10 @@ int shmt_ofi_provider_choose(void)
                  shmt_ofi_lib.strerror(-ret), found);
         return SHMI_ENODEV;
     }
+    if (shmt_ofi_domain_only(&list, SHMI_LOG_ERROR, "") != 0) {
+        shmt_ofi_lib.freeinfo(list);
+        return SHMI_EINVAL;
+    }
     /* An explicit choice (ours or FI_PROVIDER) is taken as libfabric
      * ordered it; otherwise ours. */
     chosen = (want[0] || getenv("FI_PROVIDER")) ? list : shmt_ofi_pick(list);
@@ -319,4 +384,34 @@ int shmt_ofi_provider_choose(void)
              shmt_ofi.thread_safe ? "thread-safe" : "thread-safe NOT granted",
              shmt_ofi.ordered ? "ordered writes" : "unordered writes");
     return 0;
+}
+
+/* Once per job (PE 0), where no PE uses libfabric: says which of
+ * SHMEM_OFI_PROVIDER and SHMEM_OFI_DOMAIN could not be honoured if it were
+ * used. A warning, not an error: this job runs correctly without them. */
+void shmt_ofi_check_unused(void)
+{
+    static const char unused[] =
+        "; this job does not use libfabric (one node, SHMEM_LOCAL=1), so it "
+        "runs, but with several nodes or SHMEM_LOCAL=0 this is an error";
+    const char *want = shmi_env.OFI_PROVIDER;
+    struct fi_info *list = NULL;
+    char found[256];
+    int ret;
+
+    if ((!want[0] && !shmi_env.OFI_DOMAIN[0]) || shmi_state.boot.rank != 0 ||
+        shmt_ofi_lib_load() != 0)
+        return;
+    ret = shmt_ofi_getinfo(want, &list);
+    if (ret != 0 && want[0]) {
+        shmt_ofi_list_providers(found, sizeof(found));
+        SHMI_LOG(SHMI_LOG_WARN, "ofi",
+                 "SHMEM_OFI_PROVIDER=%s: no usable libfabric provider of that "
+                 "name (fi_getinfo: %s); providers found: %s%s",
+                 want, shmt_ofi_lib.strerror(-ret), found, unused);
+        return;
+    }
+    if (ret == 0)
+        (void)shmt_ofi_domain_only(&list, SHMI_LOG_WARN, unused);
+    shmt_ofi_lib.freeinfo(list);
 }
