@@ -34,9 +34,9 @@ SHMI_ENV(DATA_REMAP, BOOL, "1", "heap",
 SHMI_ENV(LOCAL, BOOL, "1", "transport",
          "Reach the memory of PEs on this node by load/store; 0 sends all traffic through libfabric")
 SHMI_ENV(OFI_PROVIDER, STRING, "", "transport",
-         "libfabric provider to use (e.g. shm, tcp;ofi_rxm, sockets, cxi); empty: FI_PROVIDER, else by preference")
+         "libfabric provider to use (e.g. shm, tcp;ofi_rxm, sockets, cxi); empty: FI_PROVIDER, else by preference. One that libfabric lacks is an error, a warning where the job does not use libfabric")
 SHMI_ENV(OFI_DOMAIN, STRING, "", "transport",
-         "libfabric domain (NIC) to use; empty: the one nearest to this PE")
+         "libfabric domain (NIC or interface, as fi_info names it) to use; empty: the one nearest to this PE. One that the provider lacks is an error, a warning where the job does not use libfabric")
 SHMI_ENV(OFI_MAX_MSG_SIZE, SIZE, "0", "transport",
          "Largest libfabric RMA message; longer puts/gets are split (0: the provider's max_msg_size)")
 SHMI_ENV(OFI_ORDERED, BOOL, "1", "transport",
