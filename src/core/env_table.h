@@ -28,7 +28,7 @@ SHMI_ENV(DEBUG, BOOL, "0", "report",
 SHMI_ENV(SYMMETRIC_SIZE, SIZE, "256m", "heap",
          "Bytes of symmetric heap per PE (k/m/g/t suffixes, powers of 2; reserved lazily)")
 SHMI_ENV(HEAP_OBJECT, CHOICE, "auto", "heap",
-         "auto|memfd|posix: shared-memory object behind the heap (auto: memfd, else POSIX shm in /dev/shm)")
+         "auto|memfd|posix: shared-memory object behind the heap (auto: memfd, else POSIX shm in /dev/shm, whose pages are reserved at start-up)")
 SHMI_ENV(DATA_REMAP, BOOL, "1", "heap",
          "Share the program's data and bss with the PEs of this node (remapped at start-up) so on-node access to globals is load/store")
 SHMI_ENV(LOCAL, BOOL, "1", "transport",

@@ -52,8 +52,9 @@ typedef struct shmi_shm {
 /*
  * Creates an object of size bytes. kind is "auto", "memfd" or "posix"
  * (SHMEM_HEAP_OBJECT); tag names it in /proc/<pid>/maps or /dev/shm.
- * Returns 0 or a negative SHMI_E* code (with a logged reason); SHMI_ENOSPC
- * when /dev/shm has no room for a POSIX object of that size.
+ * Returns 0 or a negative SHMI_E* code (with a logged reason), except
+ * SHMI_ENOSPC, not logged (the caller names what asked for the size): /dev/shm
+ * has no room for a POSIX object of that size.
  */
 int shmi_shm_create(const char *kind, const char *tag, size_t size,
                     shmi_shm_t *obj);
