@@ -314,21 +314,18 @@ static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)
     return ret;
 }
 
-int shmt_ofi_provider_choose(void)
+/* Says why fi_getinfo (status ret) offered nothing for `want` (may be
+ * empty) and returns the code shmt_ofi_provider_choose gives back. */
+static int shmt_ofi_none_found(const char *want, int ret)
 {
-    const char *want = shmi_env.OFI_PROVIDER;
-    struct fi_info *list = NULL, *chosen;
+    const char *fi_prov = getenv("FI_PROVIDER");
     char found[256];
-    int ret;
 
-    shmt_ofi_prefer_loopback();
-    ret = shmt_ofi_getinfo(want, &list);
-    if (ret != 0 && (want[0] ? shmt_ofi_shm_full("SHMEM_OFI_PROVIDER", want)
-                             : shmt_ofi_shm_full("FI_PROVIDER",
-                                                 getenv("FI_PROVIDER"))))
+    if (want[0] ? shmt_ofi_shm_full("SHMEM_OFI_PROVIDER", want)
+                : shmt_ofi_shm_full("FI_PROVIDER", fi_prov))
         return SHMI_ENOSPC;
-    if (ret != 0 && want[0]) {
-        shmt_ofi_list_providers(found, sizeof(found));
+    shmt_ofi_list_providers(found, sizeof(found));
+    if (want[0]) {
         SHMI_LOG(SHMI_LOG_ERROR, "ofi",
                  "SHMEM_OFI_PROVIDER=%s: no usable libfabric provider of that "
                  "name (fi_getinfo: %s; Weft needs RDM endpoints with RMA and "
@@ -336,16 +333,24 @@ int shmt_ofi_provider_choose(void)
                  want, shmt_ofi_lib.strerror(-ret), found);
         return SHMI_EINVAL;
     }
-    if (ret != 0) {
-        shmt_ofi_list_providers(found, sizeof(found));
-        SHMI_LOG(SHMI_LOG_WARN, "ofi",
-                 "no libfabric provider offers RDM endpoints with RMA and "
-                 "atomics%s%s (fi_getinfo: %s); providers found: %s",
-                 getenv("FI_PROVIDER") ? " with FI_PROVIDER=" : "",
-                 getenv("FI_PROVIDER") ? getenv("FI_PROVIDER") : "",
-                 shmt_ofi_lib.strerror(-ret), found);
-        return SHMI_ENODEV;
-    }
+    SHMI_LOG(SHMI_LOG_WARN, "ofi",
+             "no libfabric provider offers RDM endpoints with RMA and "
+             "atomics%s%s (fi_getinfo: %s); providers found: %s",
+             fi_prov ? " with FI_PROVIDER=" : "", fi_prov ? fi_prov : "",
+             shmt_ofi_lib.strerror(-ret), found);
+    return SHMI_ENODEV;
+}
+
+int shmt_ofi_provider_choose(void)
+{
+    const char *want = shmi_env.OFI_PROVIDER;
+    struct fi_info *list = NULL, *chosen;
+    int ret;
+
+    shmt_ofi_prefer_loopback();
+    ret = shmt_ofi_getinfo(want, &list);
+    if (ret != 0)
+        return shmt_ofi_none_found(want, ret);
     if (shmt_ofi_domain_only(&list, SHMI_LOG_ERROR, "") != 0) {
         shmt_ofi_lib.freeinfo(list);
         return SHMI_EINVAL;
