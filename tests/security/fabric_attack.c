@@ -31,10 +31,10 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
-#define IN_FLIGHT 16
+#define IN_FLIGHT   16
 #define WRITE_BYTES 64
-#define DEADLINE_S 20 /* for the accesses with one key */
-#define PROBE_S 2      /* for the answer to one probe */
+#define DEADLINE_S  20 /* for the accesses with one key */
+#define PROBE_S     2  /* for the answer to one probe */
 
 struct attack {
     struct fid_fabric *fabric;
@@ -69,8 +69,8 @@ static void open_fabric(struct attack *a)
     h->domain_attr->threading = FI_THREAD_DOMAIN;
     h->domain_attr->data_progress = FI_PROGRESS_MANUAL;
     h->domain_attr->av_type = FI_AV_TABLE;
-    h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_ALLOCATED | FI_MR_PROV_KEY |
-                              FI_MR_VIRT_ADDR;
+    h->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_VIRT_ADDR;
     h->fabric_attr->prov_name = strdup(prov ? prov : "tcp;ofi_rxm");
     ret = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, h, &a->info);
     fi_freeinfo(h);
@@ -152,8 +152,10 @@ static void post(struct attack *a, fi_addr_t peer, int read, uint64_t off,
     struct fi_rma_iov riov = {off, read ? 8 : WRITE_BYTES, key};
     char *lbuf = read ? a->rbuf[a->posted % IN_FLIGHT] : a->wbuf;
     struct iovec iov = {lbuf, riov.len};
-    struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1,
-                             .addr = peer, .rma_iov = &riov,
+    struct fi_msg_rma msg = {.msg_iov = &iov,
+                             .iov_count = 1,
+                             .addr = peer,
+                             .rma_iov = &riov,
                              .rma_iov_count = 1,
                              .context = read ? lbuf : NULL};
     ssize_t ret;
@@ -219,8 +221,8 @@ static void attack_one(struct attack *a, const char *target)
 
 int main(int argc, char **argv)
 {
-    struct attack a = {.keys = 8, .span = (uint64_t)16 << 20,
-                       .step = (uint64_t)1 << 20};
+    struct attack a = {
+        .keys = 8, .span = (uint64_t)16 << 20, .step = (uint64_t)1 << 20};
     int i = 1;
 
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
@@ -245,8 +247,7 @@ int main(int argc, char **argv)
         attack_one(&a, argv[i]);
     printf("fabric_attack: %ld accesses: %ld reads and %ld writes completed, "
            "%ld failed (%ld refused by the target), %ld unanswered\n",
-           a.posted, a.ok_read, a.ok_write, a.failed, a.refused,
-           a.unanswered);
+           a.posted, a.ok_read, a.ok_write, a.failed, a.refused, a.unanswered);
     if (a.ok_read || a.ok_write)
         return 1;
     /* Nothing came back from the target: the attack never reached it. */

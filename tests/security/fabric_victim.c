@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BUF_BYTES ((size_t)6 << 20)
+#define BUF_BYTES    ((size_t)6 << 20)
 #define GLOBAL_WORDS 4096
 
 static uint64_t global_words[GLOBAL_WORDS];
