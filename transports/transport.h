@@ -92,6 +92,11 @@ typedef struct shmt_ops {
     /* Drives manual progress (target-side emulated RMA/atomics); cheap when
      * nothing is pending. Called from every waiting loop. */
     void (*progress)(void);
+
+    /* Called (instead of init) when the job does not need this transport:
+     * warns, naming the variable, about a setting of it that could not be
+     * honoured were it used. NULL when there is nothing to check. */
+    void (*check_unused)(void);
 } shmt_ops_t;
 
 /* The transports built into this library. */

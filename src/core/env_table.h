@@ -28,15 +28,15 @@ SHMI_ENV(DEBUG, BOOL, "0", "report",
 SHMI_ENV(SYMMETRIC_SIZE, SIZE, "256m", "heap",
          "Bytes of symmetric heap per PE (k/m/g/t suffixes, powers of 2; reserved lazily)")
 SHMI_ENV(HEAP_OBJECT, CHOICE, "auto", "heap",
-         "auto|memfd|posix: shared-memory object behind the heap (auto: memfd, else POSIX shm in /dev/shm)")
+         "auto|memfd|posix: shared-memory object behind the heap (auto: memfd, else POSIX shm in /dev/shm, whose pages are reserved at start-up)")
 SHMI_ENV(DATA_REMAP, BOOL, "1", "heap",
          "Share the program's data and bss with the PEs of this node (remapped at start-up) so on-node access to globals is load/store")
 SHMI_ENV(LOCAL, BOOL, "1", "transport",
          "Reach the memory of PEs on this node by load/store; 0 sends all traffic through libfabric")
 SHMI_ENV(OFI_PROVIDER, STRING, "", "transport",
-         "libfabric provider to use (e.g. shm, tcp;ofi_rxm, sockets, cxi); empty: FI_PROVIDER, else by preference")
+         "libfabric provider to use (e.g. shm, tcp;ofi_rxm, sockets, cxi); empty: FI_PROVIDER, else by preference. One that libfabric lacks is an error, a warning where the job does not use libfabric")
 SHMI_ENV(OFI_DOMAIN, STRING, "", "transport",
-         "libfabric domain (NIC) to use; empty: the one nearest to this PE")
+         "libfabric domain (NIC or interface, as fi_info names it) to use; empty: the one nearest to this PE. One that the provider lacks is an error, a warning where the job does not use libfabric")
 SHMI_ENV(OFI_MAX_MSG_SIZE, SIZE, "0", "transport",
          "Largest libfabric RMA message; longer puts/gets are split (0: the provider's max_msg_size)")
 SHMI_ENV(OFI_ORDERED, BOOL, "1", "transport",

@@ -27,6 +27,7 @@ const char *shmi_strerror(int code)
     case SHMI_ESTATE: return "called in the wrong library state";
     case SHMI_ENODEV: return "no such device or provider";
     case SHMI_ETIMEDOUT: return "timed out";
+    case SHMI_ENOSPC: return "no space left";
     default: return "unknown error";
     }
 }

@@ -21,6 +21,7 @@ enum {
     SHMI_ESTATE = -8,   /* called in the wrong library state */
     SHMI_ENODEV = -9,   /* no device (GPU) or no usable provider */
     SHMI_ETIMEDOUT = -10,
+    SHMI_ENOSPC = -11,  /* no room left where an object lives (/dev/shm) */
 };
 
 /* Text for a SHMI_E* code (static storage). */

@@ -271,8 +271,12 @@ int shmi_paths_init(void)
      * would reach everything: all atomics then go through it. */
     if (shmi_n_pes_fast() == 1 ||
         (!any_off && strcmp(shmi_env.AMO_ENGINE, "fabric") != 0 &&
-         shmi_path_local_covers_all()))
+         shmi_path_local_covers_all())) {
+        /* SHMEM_OFI_PROVIDER=nonexistent was silently ignored here. */
+        if (shmt_ofi_ops.check_unused)
+            shmt_ofi_ops.check_unused();
         return 0;
+    }
     ret = shmt_ofi_ops.init();
     if (ret == 0) {
         shmi_state.fabric = &shmt_ofi_ops;

@@ -25,3 +25,4 @@ tests_ofi_ofi_amo_mixed_SOURCES = tests/ofi/ofi_amo_mixed.c tests/ofi/ofi_test.c
 tests_ofi_ofi_amo_mixed_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(PMIX_CFLAGS)
 tests_ofi_ofi_amo_mixed_LDADD = libweft_internal.la
 EXTRA_DIST += tests/ofi/ofi.cases
+EXTRA_DIST += tests/ofi/ofi_settings.cases

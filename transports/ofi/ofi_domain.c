@@ -7,11 +7,20 @@
  *   "ofi.segs": per segment its base, size and remote key (shmt_ofi_seg_t)
  * Remote address of (pe, seg, off): remote base + off, where the remote base
  * is the peer's virtual address with FI_MR_VIRT_ADDR and 0 without.
+ *
+ * Keys: where the provider lets the application choose (no FI_MR_PROV_KEY),
+ * every registration gets a fresh random key of the provider's
+ * mr_key_size. On tcp;ofi_rxm and sockets the key is all that stands
+ * between a registered segment and anyone who can reach the listening port
+ * (docs/security-fabric.md): small counters (1, 2, 3) were guessed by a
+ * blind fi_write. Peers learn keys only through the boot exchange.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "boot/boot.h"
 #include "core/state.h"
@@ -34,23 +43,74 @@ typedef struct shmt_ofi_seg {
 
 void shmt_ofi_log_fail(const char *call, int ret)
 {
-    SHMI_LOG(SHMI_LOG_ERROR, "ofi", "%s failed (provider %s): %s", call,
-             shmt_ofi.prov ? shmt_ofi.prov : "?", shmt_ofi_lib.strerror(-ret));
+    /* shm maps a region in /dev/shm per endpoint: name the place. */
+    int shm_full = ret == -FI_ENOSPC && shmt_ofi.prov &&
+                   strcmp(shmt_ofi.prov, "shm") == 0;
+
+    SHMI_LOG(SHMI_LOG_ERROR, "ofi", "%s failed (provider %s): %s%s", call,
+             shmt_ofi.prov ? shmt_ofi.prov : "?", shmt_ofi_lib.strerror(-ret),
+             shm_full ? " (/dev/shm is full: see `df /dev/shm`; free room or "
+                        "use SHMEM_OFI_PROVIDER='tcp;ofi_rxm')"
+                      : "");
+}
+
+int shmt_ofi_mr_key(uint64_t *key)
+{
+    size_t bytes = shmt_ofi.info->domain_attr->mr_key_size;
+    uint64_t k = 0;
+    size_t got = 0;
+
+    if (shmt_ofi.mr_mode & FI_MR_PROV_KEY) {
+        *key = 0; /* ignored: the provider chooses */
+        return 0;
+    }
+    while (got < sizeof(k)) {
+        ssize_t n = getrandom((char *)&k + got, sizeof(k) - got, 0);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            SHMI_LOG(SHMI_LOG_ERROR, "ofi",
+                     "getrandom for a memory registration key (provider "
+                     "%s): %s",
+                     shmt_ofi.prov, n < 0 ? strerror(errno) : "no bytes");
+            return SHMI_EIO;
+        }
+        got += (size_t)n;
+    }
+    if (bytes > 0 && bytes < sizeof(k))
+        k &= ((uint64_t)1 << (8 * bytes)) - 1;
+    /* 0 is what a blind attempt tries first; all ones is FI_KEY_NOTAVAIL. */
+    if (k == 0 || k == FI_KEY_NOTAVAIL)
+        k = 1;
+    *key = k;
+    return 0;
+}
+
+static int shmt_ofi_mr_reg_keyed(void *base, size_t size, uint64_t access,
+                                 struct fid_mr **mr)
+{
+    int ret = -FI_ENOKEY;
+
+    for (int t = 0; t < SHMT_OFI_KEY_TRIES && ret == -FI_ENOKEY; t++) {
+        uint64_t key;
+
+        if (shmt_ofi_mr_key(&key) != 0)
+            return -FI_EIO;
+        ret = fi_mr_reg(shmt_ofi.domain, base, size, access, 0, key, 0, mr,
+                        NULL);
+    }
+    return ret;
 }
 
 int shmt_ofi_mr_one(shmt_ep_t *ep, void *base, size_t size,
                     shmt_ofi_mr_t *out)
 {
-    /* Temporary registrations may come from several threads. */
-    uint64_t key = (shmt_ofi.mr_mode & FI_MR_PROV_KEY)
-                       ? 0
-                       : __atomic_fetch_add(&shmt_ofi.next_key, 1,
-                                            __ATOMIC_RELAXED);
     uint64_t access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
     struct fid_mr *mr;
     int ret;
 
-    ret = fi_mr_reg(shmt_ofi.domain, base, size, access, 0, key, 0, &mr, NULL);
+    ret = shmt_ofi_mr_reg_keyed(base, size, access, &mr);
     if (ret) {
         shmt_ofi_log_fail("fi_mr_reg", ret);
         return SHMI_EIO;
@@ -187,7 +247,6 @@ int shmt_ofi_init(void)
     memset(&shmt_ofi, 0, sizeof(shmt_ofi));
     pthread_mutex_init(&shmt_ofi.eps_lock, NULL);
     shmt_ofi.npes = shmi_state.boot.size;
-    shmt_ofi.next_key = 1;
     ret = shmt_ofi_provider_choose();
     if (ret)
         return ret;

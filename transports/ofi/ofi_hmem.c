@@ -84,27 +84,30 @@ static int hmem_bind(shmt_ep_t *ep, struct fid_mr *mr)
     return ret;
 }
 
-/* fi_mr_regattr of [addr, addr+size) as memory of interface hm. */
+/* fi_mr_regattr of [addr, addr+size) as memory of interface hm, with a
+ * random requested key (shmt_ofi_mr_key), another when one is taken. */
 static int hmem_regattr(void *addr, size_t size, shmi_gpu_hmem_t hm,
                         struct fid_mr **mr)
 {
     struct iovec iov = {addr, size};
     struct fi_mr_attr attr;
+    int ret = -FI_ENOKEY;
 
     memset(&attr, 0, sizeof(attr));
     attr.mr_iov = &iov;
     attr.iov_count = 1;
     attr.access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
-    attr.requested_key =
-        (shmt_ofi.mr_mode & FI_MR_PROV_KEY)
-            ? 0
-            : __atomic_fetch_add(&shmt_ofi.next_key, 1, __ATOMIC_RELAXED);
     attr.iface = (enum fi_hmem_iface)hm.iface;
     if (hm.iface == FI_HMEM_ZE)
         attr.device.ze = hm.device;
     else if (hm.iface != FI_HMEM_SYSTEM)
         attr.device.cuda = hm.device; /* rocr ignores it */
-    return fi_mr_regattr(shmt_ofi.domain, &attr, 0, mr);
+    for (int t = 0; t < SHMT_OFI_KEY_TRIES && ret == -FI_ENOKEY; t++) {
+        if (shmt_ofi_mr_key(&attr.requested_key) != 0)
+            return -FI_EIO;
+        ret = fi_mr_regattr(shmt_ofi.domain, &attr, 0, mr);
+    }
+    return ret;
 }
 
 int shmt_ofi_hmem_register(shmt_ep_t *ep, shmt_ofi_mr_t *out)

@@ -137,7 +137,6 @@ typedef struct shmt_ofi {
     struct fid_av *av;
 
     shmt_ofi_mr_t mr[SHMI_SEG_COUNT]; /* domain-wide (no FI_MR_ENDPOINT) */
-    uint64_t next_key;                /* requested keys (no FI_MR_PROV_KEY) */
 
     int npes;
     fi_addr_t *addr;                   /* [npes] */
@@ -156,9 +155,13 @@ extern shmt_ofi_t shmt_ofi;
 
 /* ---- ofi_provider.c ---- */
 /* Chooses the provider (SHMEM_OFI_PROVIDER, FI_PROVIDER, preference) and
- * fills shmt_ofi.info and the limits; SHMI_EINVAL on a bad variable,
+ * fills shmt_ofi.info and the limits; SHMI_EINVAL on a bad variable
+ * (SHMEM_OFI_PROVIDER, or a SHMEM_OFI_DOMAIN the provider does not have),
+ * SHMI_ENOSPC when the shm provider asked for has no room in /dev/shm,
  * SHMI_ENODEV when nothing usable is there. */
 int shmt_ofi_provider_choose(void);
+/* The transport's check_unused (transports/transport.h). */
+void shmt_ofi_check_unused(void);
 
 /* ---- ofi_shm_region.c: regions of the shm provider ---- */
 /* Removes this user's regions whose process is gone; reports (local PE 0)
@@ -180,6 +183,13 @@ int shmt_ofi_reachable(int pe, shmi_seg_id_t seg);
  * (ep == NULL); fills mr[]. */
 int shmt_ofi_mr_register(shmt_ep_t *ep, shmt_ofi_mr_t mr[SHMI_SEG_COUNT]);
 void shmt_ofi_mr_release(shmt_ofi_mr_t mr[SHMI_SEG_COUNT]);
+/* The key to request for a new registration: 0 when the provider chooses
+ * (FI_MR_PROV_KEY), else random bits of the provider's mr_key_size, never 0
+ * (see ofi_domain.c). 0, or SHMI_EIO (logged) when no random bytes came. */
+int shmt_ofi_mr_key(uint64_t *key);
+/* Random keys tried per registration when the provider says one is taken
+ * (-FI_ENOKEY: another registration of this domain has it). */
+#define SHMT_OFI_KEY_TRIES 8
 /* Registers [base, base+size) for ep (bound to it with FI_MR_ENDPOINT). */
 int shmt_ofi_mr_one(shmt_ep_t *ep, void *base, size_t size,
                     shmt_ofi_mr_t *out);

@@ -22,4 +22,5 @@ const shmt_ops_t shmt_ofi_ops = {
     .fence = shmt_ofi_fence,
     .quiet = shmt_ofi_quiet,
     .progress = shmt_ofi_progress,
+    .check_unused = shmt_ofi_check_unused,
 };

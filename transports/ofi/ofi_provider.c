@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "core/env.h"
 #include "core/state.h"
@@ -43,6 +44,52 @@ static const char *shmt_ofi_broken_part(const char *name)
     return NULL;
 }
 
+/* Free bytes in /dev/shm below which libfabric's shm provider declines to
+ * offer itself (1.17 on this tree's CI: it answers fi_getinfo with ENOSPC
+ * at 28 MiB free and works at 32 MiB; each endpoint then maps a 16 MiB
+ * region there). */
+#define SHMT_OFI_SHM_MIN_FREE ((unsigned long long)32 << 20)
+
+/* Whether the provider list `name` ("shm", "shm;...") has a component
+ * `part`. */
+static int shmt_ofi_names(const char *name, const char *part)
+{
+    size_t n = strlen(part);
+
+    for (const char *p = name; p && *p;) {
+        size_t len = strcspn(p, ";");
+
+        if (len == n && strncmp(p, part, n) == 0)
+            return 1;
+        p += len + (p[len] == ';');
+    }
+    return 0;
+}
+
+/* When the provider asked for by `var`=`name` is shm and /dev/shm is too
+ * full for it, says so (instead of "no usable provider") and returns 1. */
+static int shmt_ofi_shm_full(const char *var, const char *name)
+{
+    struct statvfs vfs;
+    unsigned long long avail;
+
+    if (!name || !shmt_ofi_names(name, "shm") ||
+        statvfs("/dev/shm", &vfs) != 0)
+        return 0;
+    avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
+    if (avail >= SHMT_OFI_SHM_MIN_FREE)
+        return 0;
+    SHMI_LOG(SHMI_LOG_ERROR, "ofi",
+             "%s=%s: the libfabric shm provider does not start because "
+             "/dev/shm is full (%llu bytes free; it wants %llu MiB free, and "
+             "16 MiB per endpoint of every PE). See `df /dev/shm` and "
+             "`ls -l /dev/shm`: remove what dead jobs left there, make "
+             "/dev/shm larger (containers: --shm-size), or use "
+             "SHMEM_OFI_PROVIDER='tcp;ofi_rxm' or SHMEM_LOCAL=1",
+             var, name, avail, SHMT_OFI_SHM_MIN_FREE >> 20);
+    return 1;
+}
+
 static struct fi_info *shmt_ofi_hints(const char *prov)
 {
     struct fi_info *h = shmt_ofi_lib.dupinfo(NULL);
@@ -66,11 +113,8 @@ static struct fi_info *shmt_ofi_hints(const char *prov)
         if (!h->fabric_attr->prov_name)
             goto fail;
     }
-    if (shmi_env.OFI_DOMAIN[0]) {
-        h->domain_attr->name = strdup(shmi_env.OFI_DOMAIN);
-        if (!h->domain_attr->name)
-            goto fail;
-    }
+    /* SHMEM_OFI_DOMAIN is not a hint: tcp and sockets ignore a domain
+     * name they do not have and return their own (shmt_ofi_domain_only). */
     return h;
 fail:
     shmt_ofi_lib.freeinfo(h);
@@ -101,6 +145,70 @@ static void shmt_ofi_list_providers(char *buf, size_t len)
                                  used ? ", " : "", name);
     }
     shmt_ofi_lib.freeinfo(list);
+}
+
+/* Writes the distinct domain names of list into buf, comma separated. */
+static void shmt_ofi_list_domains(const struct fi_info *list, char *buf,
+                                  size_t len)
+{
+    size_t used = 0;
+
+    snprintf(buf, len, "(none)");
+    for (const struct fi_info *i = list; i; i = i->next) {
+        const char *name = i->domain_attr->name ? i->domain_attr->name : "?";
+        int seen = 0;
+
+        for (const struct fi_info *j = list; j != i; j = j->next)
+            seen |= j->domain_attr->name &&
+                    strcmp(j->domain_attr->name, name) == 0;
+        if (seen || used + strlen(name) + 3 > len)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 used ? ", " : "", name);
+    }
+}
+
+static int shmt_ofi_domain_is(const struct fi_info *i, const char *name)
+{
+    return i->domain_attr->name && strcmp(i->domain_attr->name, name) == 0;
+}
+
+/* Keeps in *list only the entries of domain SHMEM_OFI_DOMAIN (all when it
+ * is empty). SHMI_EINVAL, with a message at `level` naming the variable
+ * and the domains there are, when none is left (*list is then untouched). */
+static int shmt_ofi_domain_only(struct fi_info **list, int level,
+                                const char *consequence)
+{
+    const char *want = shmi_env.OFI_DOMAIN;
+    struct fi_info *keep = NULL, **tail = &keep, *next;
+    char found[256];
+    int any = 0;
+
+    if (!want[0])
+        return 0;
+    for (struct fi_info *i = *list; i; i = i->next)
+        any |= shmt_ofi_domain_is(i, want);
+    if (!any) {
+        shmt_ofi_list_domains(*list, found, sizeof(found));
+        SHMI_LOG(level, "ofi",
+                 "SHMEM_OFI_DOMAIN=%s: libfabric has no domain of that name%s%s;"
+                 " domains found: %s (fi_info lists them)%s",
+                 want, shmi_env.OFI_PROVIDER[0] ? " for provider " : "",
+                 shmi_env.OFI_PROVIDER, found, consequence);
+        return SHMI_EINVAL;
+    }
+    for (struct fi_info *i = *list; i; i = next) {
+        next = i->next;
+        i->next = NULL;
+        if (shmt_ofi_domain_is(i, want)) {
+            *tail = i;
+            tail = &i->next;
+        } else {
+            shmt_ofi_lib.freeinfo(i);
+        }
+    }
+    *list = keep;
+    return 0;
 }
 
 /* Rank of a provider name in the preference list (lower is better); -1 when
@@ -142,7 +250,7 @@ static struct fi_info *shmt_ofi_pick(struct fi_info *list)
  * (eth0): prefer loopback unless the user chose. */
 static void shmt_ofi_prefer_loopback(void)
 {
-    if (shmi_state.boot.n_nodes != 1)
+    if (shmi_state.boot.n_nodes != 1 || shmi_env.OFI_DOMAIN[0])
         return;
     setenv("FI_TCP_IFACE", "lo", 0);
     setenv("FI_SOCKETS_IFACE", "lo", 0);
@@ -206,17 +314,18 @@ static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)
     return ret;
 }
 
-int shmt_ofi_provider_choose(void)
+/* Says why fi_getinfo (status ret) offered nothing for `want` (may be
+ * empty) and returns the code shmt_ofi_provider_choose gives back. */
+static int shmt_ofi_none_found(const char *want, int ret)
 {
-    const char *want = shmi_env.OFI_PROVIDER;
-    struct fi_info *list = NULL, *chosen;
+    const char *fi_prov = getenv("FI_PROVIDER");
     char found[256];
-    int ret;
 
-    shmt_ofi_prefer_loopback();
-    ret = shmt_ofi_getinfo(want, &list);
-    if (ret != 0 && want[0]) {
-        shmt_ofi_list_providers(found, sizeof(found));
+    if (want[0] ? shmt_ofi_shm_full("SHMEM_OFI_PROVIDER", want)
+                : shmt_ofi_shm_full("FI_PROVIDER", fi_prov))
+        return SHMI_ENOSPC;
+    shmt_ofi_list_providers(found, sizeof(found));
+    if (want[0]) {
         SHMI_LOG(SHMI_LOG_ERROR, "ofi",
                  "SHMEM_OFI_PROVIDER=%s: no usable libfabric provider of that "
                  "name (fi_getinfo: %s; Weft needs RDM endpoints with RMA and "
@@ -224,15 +333,27 @@ int shmt_ofi_provider_choose(void)
                  want, shmt_ofi_lib.strerror(-ret), found);
         return SHMI_EINVAL;
     }
-    if (ret != 0) {
-        shmt_ofi_list_providers(found, sizeof(found));
-        SHMI_LOG(SHMI_LOG_WARN, "ofi",
-                 "no libfabric provider offers RDM endpoints with RMA and "
-                 "atomics%s%s (fi_getinfo: %s); providers found: %s",
-                 getenv("FI_PROVIDER") ? " with FI_PROVIDER=" : "",
-                 getenv("FI_PROVIDER") ? getenv("FI_PROVIDER") : "",
-                 shmt_ofi_lib.strerror(-ret), found);
-        return SHMI_ENODEV;
+    SHMI_LOG(SHMI_LOG_WARN, "ofi",
+             "no libfabric provider offers RDM endpoints with RMA and "
+             "atomics%s%s (fi_getinfo: %s); providers found: %s",
+             fi_prov ? " with FI_PROVIDER=" : "", fi_prov ? fi_prov : "",
+             shmt_ofi_lib.strerror(-ret), found);
+    return SHMI_ENODEV;
+}
+
+int shmt_ofi_provider_choose(void)
+{
+    const char *want = shmi_env.OFI_PROVIDER;
+    struct fi_info *list = NULL, *chosen;
+    int ret;
+
+    shmt_ofi_prefer_loopback();
+    ret = shmt_ofi_getinfo(want, &list);
+    if (ret != 0)
+        return shmt_ofi_none_found(want, ret);
+    if (shmt_ofi_domain_only(&list, SHMI_LOG_ERROR, "") != 0) {
+        shmt_ofi_lib.freeinfo(list);
+        return SHMI_EINVAL;
     }
     /* An explicit choice (ours or FI_PROVIDER) is taken as libfabric
      * ordered it; otherwise ours. */
@@ -268,4 +389,34 @@ int shmt_ofi_provider_choose(void)
              shmt_ofi.thread_safe ? "thread-safe" : "thread-safe NOT granted",
              shmt_ofi.ordered ? "ordered writes" : "unordered writes");
     return 0;
+}
+
+/* Once per job (PE 0), where no PE uses libfabric: says which of
+ * SHMEM_OFI_PROVIDER and SHMEM_OFI_DOMAIN could not be honoured if it were
+ * used. A warning, not an error: this job runs correctly without them. */
+void shmt_ofi_check_unused(void)
+{
+    static const char unused[] =
+        "; this job does not use libfabric (one node, SHMEM_LOCAL=1), so it "
+        "runs, but with several nodes or SHMEM_LOCAL=0 this is an error";
+    const char *want = shmi_env.OFI_PROVIDER;
+    struct fi_info *list = NULL;
+    char found[256];
+    int ret;
+
+    if ((!want[0] && !shmi_env.OFI_DOMAIN[0]) || shmi_state.boot.rank != 0 ||
+        shmt_ofi_lib_load() != 0)
+        return;
+    ret = shmt_ofi_getinfo(want, &list);
+    if (ret != 0 && want[0]) {
+        shmt_ofi_list_providers(found, sizeof(found));
+        SHMI_LOG(SHMI_LOG_WARN, "ofi",
+                 "SHMEM_OFI_PROVIDER=%s: no usable libfabric provider of that "
+                 "name (fi_getinfo: %s); providers found: %s%s",
+                 want, shmt_ofi_lib.strerror(-ret), found, unused);
+        return;
+    }
+    if (ret == 0)
+        (void)shmt_ofi_domain_only(&list, SHMI_LOG_WARN, unused);
+    shmt_ofi_lib.freeinfo(list);
 }

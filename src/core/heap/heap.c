@@ -24,7 +24,8 @@
 #define HEAP_MAX_ALIGN ((size_t)1 << 30)
 
 /* Below this, zeroing a freed block is a memset; above, whole pages are
- * handed back to the system (they read as zero and cost no memory). */
+ * handed back to the system (they read as zero and cost no memory), except
+ * for a POSIX object, whose pages stay reserved. */
 #define ZERO_PUNCH_MIN ((size_t)256 << 10)
 
 static struct {
@@ -106,7 +107,10 @@ static void heap_zero(size_t off, size_t len)
     uintptr_t page = shmi_page_size();
     char *p = heap.base + off;
 
-    if (len >= ZERO_PUNCH_MIN) {
+    /* A POSIX object's pages were reserved at creation (shm_object.c):
+     * handing them back would let a full /dev/shm turn the next touch into
+     * a SIGBUS. */
+    if (len >= ZERO_PUNCH_MIN && heap.obj.desc.kind != SHMI_SHM_POSIX) {
         char *lo = (char *)(((uintptr_t)p + page - 1) & ~(page - 1));
         char *hi = (char *)(((uintptr_t)p + len) & ~(page - 1));
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "boot/boot.h"
 #include "core/env.h"
@@ -18,6 +19,25 @@
 #include "core/state.h"
 
 static shmi_shm_t data_obj = {.fd = -1, .unlinked = 1};
+
+/* A POSIX heap object whose pages /dev/shm cannot hold (shm_object.c
+ * reserves them all at creation). */
+_Noreturn static void heap_no_room(size_t size)
+{
+    struct statvfs vfs;
+    unsigned long long avail = 0;
+
+    if (statvfs("/dev/shm", &vfs) == 0)
+        avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
+    SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%zu bytes: /dev/shm has no room for this "
+               "PE's symmetric heap (%zu bytes with Weft's %zu MiB; %llu "
+               "bytes free there, shared by every PE of the node). See "
+               "`df /dev/shm`: ask for less, make /dev/shm larger (containers: "
+               "--shm-size), or use SHMEM_HEAP_OBJECT=memfd, which is not "
+               "limited by it",
+               size, size + SHMI_HEAP_RUNTIME_RESERVE,
+               SHMI_HEAP_RUNTIME_RESERVE >> 20, avail);
+}
 
 static int heap_init(shmi_shm_desc_t *d)
 {
@@ -32,6 +52,8 @@ static int heap_init(shmi_shm_desc_t *d)
     else
         ret = shmi_heap_create(size + SHMI_HEAP_RUNTIME_RESERVE,
                                shmi_env.HEAP_OBJECT, d);
+    if (ret == SHMI_ENOSPC)
+        heap_no_room(size);
     if (ret == SHMI_ENOMEM)
         SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%zu bytes: this machine cannot map a "
                    "symmetric heap that large (address space or memory "

@@ -82,6 +82,31 @@ static int create_posix(const char *tag, shmi_shm_t *obj)
     return 0;
 }
 
+/*
+ * Allocates every page of a POSIX object now. tmpfs hands out pages on
+ * first touch, and a touch that finds /dev/shm full is a SIGBUS, in
+ * shmem_init or anywhere later; reserved pages cannot fail. A memfd is not
+ * reserved: it is charged like anonymous memory and never limited by the
+ * size of /dev/shm. SHMI_ENOSPC (not logged) when there is no room.
+ */
+static int reserve_posix(shmi_shm_t *obj, size_t size)
+{
+    int err;
+
+    /* tmpfs gives up on a pending signal (EINTR) and keeps nothing. */
+    do
+        err = posix_fallocate(obj->fd, 0, (off_t)size);
+    while (err == EINTR);
+    if (err == 0)
+        return 0;
+    /* No room: the caller knows which variable asked for the size. */
+    if (err == ENOSPC || err == EFBIG)
+        return SHMI_ENOSPC;
+    SHMI_LOG(SHMI_LOG_ERROR, "heap", "reserving %zu bytes for %s: %s", size,
+             obj->desc.name, strerror(err));
+    return SHMI_ENOMEM;
+}
+
 int shmi_shm_create(const char *kind, const char *tag, size_t size,
                     shmi_shm_t *obj)
 {
@@ -112,6 +137,13 @@ int shmi_shm_create(const char *kind, const char *tag, size_t size,
                  strerror(errno));
         shmi_shm_release(obj);
         return SHMI_ENOMEM;
+    }
+    if (obj->desc.kind == SHMI_SHM_POSIX) {
+        ret = reserve_posix(obj, size);
+        if (ret != 0) {
+            shmi_shm_release(obj);
+            return ret;
+        }
     }
     obj->desc.magic = SHMI_SHM_MAGIC;
     obj->desc.pid = (int32_t)getpid();

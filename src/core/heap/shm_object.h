@@ -8,7 +8,9 @@
  *    open (until shmi_segments_connected).
  *  - POSIX shm: a name in /dev/shm created O_EXCL with mode 0600, unique per
  *    job, PE and process; unlinked by its owner once every peer mapped it,
- *    and by the means of shm_names.h when the owner dies before that.
+ *    and by the means of shm_names.h when the owner dies before that. Its
+ *    pages are allocated at creation (a full /dev/shm is an error there,
+ *    never a SIGBUS at a later touch).
  * A peer checks the device and inode it opened against the published ones,
  * so a recycled pid or a pid namespace can never map the wrong object.
  */
@@ -50,7 +52,9 @@ typedef struct shmi_shm {
 /*
  * Creates an object of size bytes. kind is "auto", "memfd" or "posix"
  * (SHMEM_HEAP_OBJECT); tag names it in /proc/<pid>/maps or /dev/shm.
- * Returns 0 or a negative SHMI_E* code (with a logged reason).
+ * Returns 0 or a negative SHMI_E* code (with a logged reason), except
+ * SHMI_ENOSPC, not logged (the caller names what asked for the size): /dev/shm
+ * has no room for a POSIX object of that size.
  */
 int shmi_shm_create(const char *kind, const char *tag, size_t size,
                     shmi_shm_t *obj);
