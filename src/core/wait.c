@@ -22,6 +22,7 @@
 #include "core/dataplane.h"
 #include "core/env.h"
 #include "core/heap/device_heap.h"
+#include "core/init.h"
 #include "gpu/device_path.h"
 
 unsigned long shmi_backoff_spin = 2000;
@@ -326,6 +327,10 @@ static int shmi_wait_check(const char *routine, shmi_wait_kind_t kind,
         SHMI_FATAL("%s: ivars %p is not aligned to %zu bytes", routine,
                    (const void *)ivars, size);
     seg = shmi_seg_lookup((const void *)ivars, nelems * size, &off);
+    /* Outside the library's lifetime no address is symmetric: name the
+     * real mistake (checked here, off the path of a good call). */
+    if (seg < 0)
+        shmi_require_init(routine);
     if (seg < 0)
         SHMI_FATAL("%s: ivars %p (%zu elements of %zu bytes) is not in a "
                    "symmetric segment of PE %d",
