@@ -14,10 +14,70 @@
 #include "core/error.h"
 #include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
+#include "core/heap/heap_space.h"
 #include "core/segment.h"
 #include "core/state.h"
 
 static shmi_shm_t data_obj = {.fd = -1, .unlinked = 1};
+
+/* Address space a heap of SHMEM_SYMMETRIC_SIZE = size takes in a process
+ * that maps it: the runtime's reserve, and the alignment the mapping needs
+ * to find an aligned start (shmi_shm_map), at most 1 GiB. */
+static size_t heap_span(size_t size)
+{
+    return size + SHMI_HEAP_RUNTIME_RESERVE + ((size_t)1 << 30);
+}
+
+/* The largest SHMEM_SYMMETRIC_SIZE of which n heaps fit in this process's
+ * free address space, plus a range of `mine` bytes (this PE's own heap,
+ * already mapped, which a smaller size would leave free), as text. */
+static void heap_fit_text(int n, size_t mine, char *buf, size_t len)
+{
+    size_t ranges[SHMI_HEAP_SPACE_RANGES + 1];
+    int k = shmi_heap_space_ranges(shmi_page_size(), ranges,
+                                   SHMI_HEAP_SPACE_RANGES);
+
+    if (mine)
+        ranges[k++] = mine;
+    shmi_heap_space_text(shmi_heap_space_fit(ranges, k, n, heap_span(0)), buf,
+                         len);
+}
+
+/* Own heap too large for this process: say what would fit. */
+static _Noreturn void heap_too_large(size_t size)
+{
+    char most[32];
+
+    heap_fit_text(1, 0, most, sizeof(most));
+    SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%zu bytes: this machine cannot map a "
+               "symmetric heap that large (address space or memory limits); "
+               "ask for at most %s (what the address space of this process "
+               "has room for now)",
+               size, most);
+}
+
+/*
+ * With the load/store transport every PE of a node maps the heaps of all of
+ * them: local_size heaps per process. A size that fits once but not that
+ * many times would fail later, peer by peer, as a mapping error; check it
+ * here, where the variable can be named.
+ */
+static void heap_check_node_space(size_t size)
+{
+    int n = shmi_state.boot.local_size;
+    char want[32], most[32];
+
+    if (!shmi_env.LOCAL || n <= 1 ||
+        shmi_heap_space_fits(heap_span(size), n - 1))
+        return;
+    shmi_heap_space_text(size, want, sizeof(want));
+    heap_fit_text(n, shmi_state.seg[SHMI_SEG_HEAP].size, most, sizeof(most));
+    SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%s (%zu bytes) is too large for %d PEs on "
+               "one node: each PE maps the heaps of all %d (%d x %s of address "
+               "space), more than the address space of a process holds; ask "
+               "for at most %s, or run fewer PEs per node",
+               want, size, n, n, n, want, most);
+}
 
 static int heap_init(shmi_shm_desc_t *d)
 {
@@ -33,14 +93,12 @@ static int heap_init(shmi_shm_desc_t *d)
         ret = shmi_heap_create(size + SHMI_HEAP_RUNTIME_RESERVE,
                                shmi_env.HEAP_OBJECT, d);
     if (ret == SHMI_ENOMEM)
-        SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%zu bytes: this machine cannot map a "
-                   "symmetric heap that large (address space or memory "
-                   "limits); ask for less",
-                   size);
+        heap_too_large(size);
     if (ret != 0)
         SHMI_FATAL("cannot create the symmetric heap's shared-memory object "
                    "(SHMEM_HEAP_OBJECT=%s): %s",
                    shmi_env.HEAP_OBJECT, shmi_strerror(ret));
+    heap_check_node_space(size);
     return 0;
 }
 
