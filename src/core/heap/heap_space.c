@@ -70,8 +70,7 @@ static size_t space_count(const size_t *len, int n, size_t span)
     return c;
 }
 
-size_t shmi_heap_space_fit(const size_t *len, int n, int count,
-                           size_t overhead)
+size_t shmi_heap_space_fit(const size_t *len, int n, int count, size_t overhead)
 {
     size_t lo = 0, hi = 0;
 
