@@ -65,10 +65,11 @@ static _Noreturn void heap_too_large(size_t size)
 static void heap_check_node_space(size_t size)
 {
     int n = shmi_state.boot.local_size;
+    /* What a peer's mapping of this heap reserves (shmi_shm_map). */
+    size_t span = shmi_state.seg[SHMI_SEG_HEAP].size + shmi_heap_max_align();
     char want[32], most[32];
 
-    if (!shmi_env.LOCAL || n <= 1 ||
-        shmi_heap_space_fits(heap_span(size), n - 1))
+    if (!shmi_env.LOCAL || n <= 1 || shmi_heap_space_fits(span, n - 1))
         return;
     shmi_heap_space_text(size, want, sizeof(want));
     heap_fit_text(n, shmi_state.seg[SHMI_SEG_HEAP].size, most, sizeof(most));
