@@ -22,7 +22,8 @@ tests_badinput_lifetime_SOURCES = tests/badinput/lifetime.c
 tests_badinput_lifetime_LDADD = libweft.la
 dist_check_SCRIPTS += tests/isolation/isolation.sh tests/isolation/dead_pe.sh \
 	tests/isolation/early_exit.sh tests/isolation/dead_pe_setup.sh \
-	tests/badinput/expect_fail.sh tests/badinput/lifetime.sh
+	tests/badinput/expect_fail.sh tests/badinput/lifetime.sh \
+	tests/badinput/size_fit.sh
 dist_noinst_SCRIPTS += scripts/sanitize-check.sh bench/check-cost.sh
 EXTRA_DIST += tests/stress/stress.cases tests/isolation/isolation.cases \
 	tests/badinput/badinput.cases tests/sanitize/lsan.supp \

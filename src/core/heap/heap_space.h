@@ -12,20 +12,9 @@
  * PEs share one answer anyway. */
 #define SHMI_HEAP_SPACE_MAX_COUNT 256
 
-/* At most this many separate free ranges are counted: the address space of
- * a process has a handful of large holes (below the program, between the
- * heap and the libraries, below the stack); the rest are crumbs. */
-#define SHMI_HEAP_SPACE_RANGES 16
-
-/* Fills len[] with the lengths of this process's largest free address
- * ranges, largest first (multiples of page, the system page size); returns
- * how many (at most max and SHMI_HEAP_SPACE_RANGES). */
-int shmi_heap_space_ranges(size_t page, size_t *len, int max);
-
 /* The largest size s (to 1 MiB) such that count regions of s + overhead
- * bytes fit in the n ranges len[], each region inside one range. */
-size_t shmi_heap_space_fit(const size_t *len, int n, int count,
-                           size_t overhead);
+ * bytes can be reserved at once now (count capped as below). */
+size_t shmi_heap_space_fit(int count, size_t overhead);
 
 /* 1 when count separate regions of bytes each can be reserved at once
  * (count is capped at SHMI_HEAP_SPACE_MAX_COUNT), else 0. */

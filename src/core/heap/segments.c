@@ -29,31 +29,31 @@ static size_t heap_span(size_t size)
 }
 
 /* The largest SHMEM_SYMMETRIC_SIZE of which n heaps fit in this process's
- * free address space, plus a range of `mine` bytes (this PE's own heap,
- * already mapped, which a smaller size would leave free), as text. */
-static void heap_fit_text(int n, size_t mine, char *buf, size_t len)
+ * address space, as text; call it with no heap of this PE mapped. */
+static void heap_fit_text(int n, char *buf, size_t len)
 {
-    size_t ranges[SHMI_HEAP_SPACE_RANGES + 1];
-    int k = shmi_heap_space_ranges(shmi_page_size(), ranges,
-                                   SHMI_HEAP_SPACE_RANGES);
+    size_t fit = shmi_heap_space_fit(n, heap_span(0));
 
-    if (mine)
-        ranges[k++] = mine;
-    shmi_heap_space_text(shmi_heap_space_fit(ranges, k, n, heap_span(0)), buf,
-                         len);
+    /* Start-up maps more between the heaps (the allocator's tables, the
+     * data segment, libraries): leave them a sixteenth, so that the size
+     * suggested works and is not only just short of what fits. */
+    shmi_heap_space_text(fit - fit / 16, buf, len);
 }
 
-/* Own heap too large for this process: say what would fit. */
+/* Own heap too large for this process: say what would fit, counting the
+ * heaps of the node's other PEs that this process maps too. */
 static _Noreturn void heap_too_large(size_t size)
 {
+    int n = shmi_env.LOCAL ? shmi_state.boot.local_size : 1;
     char most[32];
 
-    heap_fit_text(1, 0, most, sizeof(most));
+    n = n > 1 ? n : 1;
+    heap_fit_text(n, most, sizeof(most));
     SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%zu bytes: this machine cannot map a "
                "symmetric heap that large (address space or memory limits); "
-               "ask for at most %s (what the address space of this process "
-               "has room for now)",
-               size, most);
+               "ask for at most %s (what the address space of a process has "
+               "room for, with the heaps of the %d PE%s of this node)",
+               size, most, n, n == 1 ? "" : "s");
 }
 
 /*
@@ -72,7 +72,10 @@ static void heap_check_node_space(size_t size)
     if (!shmi_env.LOCAL || n <= 1 || shmi_heap_space_fits(span, n - 1))
         return;
     shmi_heap_space_text(size, want, sizeof(want));
-    heap_fit_text(n, shmi_state.seg[SHMI_SEG_HEAP].size, most, sizeof(most));
+    /* The job ends: this PE's heap can go, so that what fits is measured
+     * as a fresh start would see it. */
+    shmi_heap_destroy();
+    heap_fit_text(n, most, sizeof(most));
     SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%s (%zu bytes) is too large for %d PEs on "
                "one node: each PE maps the heaps of all %d (%d x %s of address "
                "space), more than the address space of a process holds; ask "
