@@ -329,13 +329,13 @@ static int shmi_wait_check(const char *routine, shmi_wait_kind_t kind,
     seg = shmi_seg_lookup((const void *)ivars, nelems * size, &off);
     /* Outside the library's lifetime no address is symmetric: name the
      * real mistake (checked here, off the path of a good call). */
-    if (seg < 0)
+    if (seg < 0) {
         shmi_require_init(routine);
-    if (seg < 0)
         SHMI_FATAL("%s: ivars %p (%zu elements of %zu bytes) is not in a "
                    "symmetric segment of PE %d",
                    routine, (const void *)ivars, nelems, size,
                    shmi_my_pe_fast());
+    }
     if (__builtin_expect(shmi_device_active, 0))
         shmi_wait_check_host(routine, values, status, indices);
     return seg == SHMI_SEG_DEVICE;
