@@ -21,6 +21,38 @@
 
 #include "tools/oshrun.h"
 
+const char *oshrun_sig_name(int sig)
+{
+    const char *abbr = sigabbrev_np(sig);
+
+    return abbr ? abbr : "?";
+}
+
+/*
+ * The job's directory is $TMPDIR/oshrun.PID.XXXXXX, with PMIx's rendezvous
+ * files under it, in a fixed buffer (oshrun.h). A TMPDIR too long for it
+ * used to fail in mkdtemp with "Invalid argument"; batch systems do set
+ * long per-job TMPDIRs, and the directory is private to oshrun (nothing of
+ * the program's lives there), so /tmp serves as well, said once.
+ */
+const char *oshrun_tmp_base(void)
+{
+    static int warned;
+    const char *base = getenv("TMPDIR");
+
+    if (!base || !*base)
+        return "/tmp";
+    if (strlen(base) <= OSHRUN_TMPDIR_MAX)
+        return base;
+    if (!warned)
+        oshrun_msg("TMPDIR is %zu characters long, more than the %zu oshrun "
+                   "allows for its rendezvous directory; using /tmp (the PEs "
+                   "keep TMPDIR)",
+                   strlen(base), (size_t)OSHRUN_TMPDIR_MAX);
+    warned = 1;
+    return "/tmp";
+}
+
 /* Signals the main loop receives through a signalfd; blocked in every
  * thread (libpmix's progress thread inherits the mask). */
 static int watch_signals(void)

@@ -110,4 +110,15 @@ void oshrun_sweep_stale(oshrun_job_t *job);
 /* Messages from oshrun itself. */
 void oshrun_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* oshrun.c: "TERM" for SIGTERM ("?" when unknown). */
+const char *oshrun_sig_name(int sig);
+
+/* oshrun.c: the directory oshrun_tmp_create makes the job's directory in:
+ * TMPDIR, or /tmp (with a warning, once) when TMPDIR is longer than
+ * OSHRUN_TMPDIR_MAX. */
+#define OSHRUN_TMPDIR_TAIL "/oshrun.4194304.XXXXXX/srv" /* longest pid */
+#define OSHRUN_TMPDIR_MAX                                                      \
+    (sizeof(((oshrun_job_t *)0)->tmpdir) - sizeof(OSHRUN_TMPDIR_TAIL))
+const char *oshrun_tmp_base(void);
+
 #endif /* OSHRUN_H */

@@ -266,8 +266,15 @@ static void on_signal(oshrun_job_t *job, int sfd)
         if (sig == SIGCHLD) {
             reap(job);
         } else if (job->ending) {
+            oshrun_msg("signal %d (SIG%s) again: killing the PEs", sig,
+                       oshrun_sig_name(sig));
             signal_all(job, SIGKILL); /* asked twice: stop now */
         } else {
+            /* Said at once: the PEs may take a while to go, and the status
+             * alone (128 + signal) does not tell a user who stopped what. */
+            oshrun_msg("stopped by signal %d (SIG%s): passing it to the PEs "
+                       "and ending the job (status %d)",
+                       sig, oshrun_sig_name(sig), 128 + sig);
             /* The PEs get the user's signal itself, not SIGTERM. */
             job->ending = 1;
             job->status = 128 + sig;

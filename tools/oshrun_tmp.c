@@ -25,11 +25,9 @@ static int tmp_lock = -1;
 
 int oshrun_tmp_create(oshrun_job_t *job)
 {
-    const char *base = getenv("TMPDIR");
+    const char *base = oshrun_tmp_base();
     char sub[300];
 
-    if (!base || !*base)
-        base = "/tmp";
     snprintf(job->tmpdir, sizeof(job->tmpdir), "%s/oshrun.%ld.XXXXXX", base,
              (long)getpid());
     if (!mkdtemp(job->tmpdir)) {

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "core/dataplane.h"
+#include "core/init.h"
 #include "core/team/team.h"
 
 struct shmem_impl_ctx shmem_impl_ctx_default;
@@ -117,10 +118,9 @@ int shmi_ctx_new(shmem_team_t team, long options, shmem_ctx_t *ctx)
 
 int shmi_ctx_create(long options, shmem_ctx_t *ctx)
 {
+    shmi_require_init("shmem_ctx_create");
     if (ctx == NULL)
         SHMI_FATAL("shmem_ctx_create: ctx (the result pointer) is NULL");
-    if (!shmi_state.initialized)
-        SHMI_FATAL("shmem_ctx_create: called before shmem_init");
     return shmi_ctx_new(SHMEM_TEAM_WORLD, options, ctx);
 }
 
@@ -128,6 +128,7 @@ void shmi_ctx_destroy(shmem_ctx_t ctx)
 {
     shmi_ctx_node_t *n = (shmi_ctx_node_t *)ctx;
 
+    shmi_require_init("shmem_ctx_destroy");
     /* Destroying "no context" is harmless: a program may destroy a handle
      * whose creation failed. */
     if (ctx == SHMEM_CTX_INVALID)
@@ -157,6 +158,7 @@ void shmi_ctx_session_start(shmem_ctx_t ctx, long options,
     (void)options;
     (void)config;
     (void)config_mask;
+    shmi_require_init("shmem_ctx_session_start");
     if (ctx == SHMEM_CTX_INVALID)
         return;
 }
@@ -164,4 +166,5 @@ void shmi_ctx_session_start(shmem_ctx_t ctx, long options,
 void shmi_ctx_session_stop(shmem_ctx_t ctx)
 {
     (void)ctx;
+    shmi_require_init("shmem_ctx_session_stop");
 }

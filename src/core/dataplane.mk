@@ -5,6 +5,7 @@ libweft_internal_la_SOURCES += \
 	src/core/heap/shm_object.c \
 	src/core/heap/shm_names.c \
 	src/core/heap/heap.c \
+	src/core/heap/heap_space.c \
 	src/core/heap/data_seg.c \
 	src/core/heap/segments.c \
 	src/core/heap/memory.c \
@@ -13,7 +14,8 @@ noinst_HEADERS += \
 	src/core/heap/alloc.h \
 	src/core/heap/shm_object.h \
 	src/core/heap/shm_names.h \
-	src/core/heap/heap.h
+	src/core/heap/heap.h \
+	src/core/heap/heap_space.h
 # Tests of tests/heap/heap.cases: the allocator alone (internals), and
 # programs that use the public API.
 check_PROGRAMS += \

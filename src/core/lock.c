@@ -25,6 +25,7 @@
 #include "core/core_api.h"
 #include "core/dataplane.h"
 #include "core/error.h"
+#include "core/init.h"
 #include "core/segment.h"
 #include "core/state.h"
 
@@ -40,6 +41,7 @@ static void shmi_lock_words(const char *routine, long *lock,
     size_t off;
     int seg;
 
+    shmi_require_init(routine);
     if (lock == NULL || ((uintptr_t)lock & (sizeof(long) - 1)) != 0)
         SHMI_FATAL("%s: lock %p is NULL or not aligned to a long", routine,
                    (void *)lock);

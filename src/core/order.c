@@ -14,9 +14,14 @@
 #include "config.h"
 
 #include "core/dataplane.h"
+#include "core/init.h"
 
+/* Before shmem_init and after shmem_finalize there is nothing to order or
+ * complete, but a call there is a bug in the program: say so rather than
+ * return as if it had done its work. */
 static void shmi_order_check(const char *routine, shmem_ctx_t ctx)
 {
+    shmi_require_init(routine);
     if (SHMI_UNLIKELY(ctx == SHMEM_CTX_INVALID))
         shmi_dp_bad_ctx(routine);
 }

@@ -22,6 +22,7 @@
 #include "core/dataplane.h"
 #include "core/env.h"
 #include "core/heap/device_heap.h"
+#include "core/init.h"
 #include "gpu/device_path.h"
 
 unsigned long shmi_backoff_spin = 2000;
@@ -326,11 +327,15 @@ static int shmi_wait_check(const char *routine, shmi_wait_kind_t kind,
         SHMI_FATAL("%s: ivars %p is not aligned to %zu bytes", routine,
                    (const void *)ivars, size);
     seg = shmi_seg_lookup((const void *)ivars, nelems * size, &off);
-    if (seg < 0)
+    /* Outside the library's lifetime no address is symmetric: name the
+     * real mistake (checked here, off the path of a good call). */
+    if (seg < 0) {
+        shmi_require_init(routine);
         SHMI_FATAL("%s: ivars %p (%zu elements of %zu bytes) is not in a "
                    "symmetric segment of PE %d",
                    routine, (const void *)ivars, nelems, size,
                    shmi_my_pe_fast());
+    }
     if (__builtin_expect(shmi_device_active, 0))
         shmi_wait_check_host(routine, values, status, indices);
     return seg == SHMI_SEG_DEVICE;

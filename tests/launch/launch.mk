@@ -16,5 +16,6 @@ tests_launch_boot_hello_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
 tests_launch_boot_hello_LDADD = $(PMIX_LIBS)
 tests_launch_shmem_hello_SOURCES = tests/launch/shmem_hello.c
 tests_launch_shmem_hello_LDADD = libweft.la
-dist_check_SCRIPTS += tests/launch/launch.sh tests/launch/slurm-single.sh
+dist_check_SCRIPTS += tests/launch/launch.sh tests/launch/slurm-single.sh \
+	tests/launch/oshrun_msgs.sh
 EXTRA_DIST += tests/launch/launch.cases tests/launch/slurm-test.sh

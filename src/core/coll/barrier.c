@@ -14,6 +14,7 @@
 #include "boot/boot.h"
 #include "core/coll/coll.h"
 #include "core/error.h"
+#include "core/init.h"
 #include "core/state.h"
 
 /*
@@ -120,12 +121,14 @@ static void shmi_barrier_world(void)
 
 void shmi_barrier_all(void)
 {
+    shmi_require_init("shmem_barrier_all");
     shmi_quiet();
     shmi_barrier_world();
 }
 
 void shmi_sync_all(void)
 {
+    shmi_require_init("shmem_sync_all");
     shmi_barrier_world();
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/coll/coll.h"
 #include "core/error.h"
+#include "core/init.h"
 #include "core/state.h"
 #include "gpu/device_path.h"
 
@@ -18,6 +19,7 @@ int shmi_coll_active_set(const char *routine, int PE_start, int logPE_stride,
     int n = shmi_n_pes_fast(), me = shmi_my_pe_fast();
     long last, stride;
 
+    shmi_require_init(routine);
     if (PE_size < 1 || PE_start < 0 || logPE_stride < 0 || logPE_stride > 30) {
         SHMI_LOG(SHMI_LOG_ERROR, "coll",
                  "%s: invalid active set (PE_start %d, logPE_stride %d, "

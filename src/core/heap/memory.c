@@ -125,6 +125,8 @@ void *shmi_calloc(size_t count, size_t size)
 
 void *shmi_align(size_t alignment, size_t size)
 {
+    /* Before the heap exists its largest alignment means nothing. */
+    shmi_require_init("shmem_align");
     if (alignment == 0 || (alignment & (alignment - 1)) ||
         alignment > shmi_heap_max_align()) {
         SHMI_LOG(SHMI_LOG_WARN, "heap",
@@ -239,12 +241,16 @@ void *shmi_realloc(void *ptr, size_t size)
 
 /* ---- address queries ----------------------------------------------------- */
 
-void *shmi_ptr(const void *dest, int pe)
+/* The address queries are fatal outside the library's lifetime (a NULL or
+ * 0 there would read as "not accessible", which hides the mistake); the
+ * state check replaces the one that returned NULL, at the same cost. */
+static void *shmi_ptr_of(const char *routine, const void *dest, int pe)
 {
     size_t off;
     int seg;
 
-    if (!shmi_state.initialized || pe < 0 || pe >= shmi_n_pes_fast())
+    shmi_require_init(routine);
+    if (pe < 0 || pe >= shmi_n_pes_fast())
         return NULL;
     seg = shmi_seg_lookup(dest, 1, &off);
     if (seg < 0)
@@ -254,14 +260,20 @@ void *shmi_ptr(const void *dest, int pe)
     return shmi_seg_peer_ptr(pe, seg, off);
 }
 
+void *shmi_ptr(const void *dest, int pe)
+{
+    return shmi_ptr_of("shmem_ptr", dest, pe);
+}
+
 void *shmi_team_ptr(shmem_team_t team, const void *dest, int pe)
 {
     int wpe;
 
+    shmi_require_init("shmem_team_ptr");
     if (team == SHMEM_TEAM_INVALID)
         return NULL;
     wpe = shmi_team_translate_to_world(team, pe);
-    return wpe < 0 ? NULL : shmi_ptr(dest, wpe);
+    return wpe < 0 ? NULL : shmi_ptr_of("shmem_team_ptr", dest, wpe);
 }
 
 int shmi_addr_accessible(const void *addr, int pe)
@@ -269,7 +281,8 @@ int shmi_addr_accessible(const void *addr, int pe)
     size_t off;
     int seg;
 
-    if (!shmi_state.initialized || pe < 0 || pe >= shmi_n_pes_fast())
+    shmi_require_init("shmem_addr_accessible");
+    if (pe < 0 || pe >= shmi_n_pes_fast())
         return 0;
     seg = shmi_seg_lookup(addr, 1, &off);
     if (seg < 0)

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
+#include "core/heap/heap_space.h"
 #include "core/segment.h"
 #include "core/state.h"
 
@@ -39,6 +40,69 @@ _Noreturn static void heap_no_room(size_t size)
                SHMI_HEAP_RUNTIME_RESERVE >> 20, avail);
 }
 
+/* Address space a heap of SHMEM_SYMMETRIC_SIZE = size takes in a process
+ * that maps it: the runtime's reserve, and the alignment the mapping needs
+ * to find an aligned start (shmi_shm_map), at most 1 GiB. */
+static size_t heap_span(size_t size)
+{
+    return size + SHMI_HEAP_RUNTIME_RESERVE + ((size_t)1 << 30);
+}
+
+/* The largest SHMEM_SYMMETRIC_SIZE of which n heaps fit in this process's
+ * address space, as text; call it with no heap of this PE mapped. */
+static void heap_fit_text(int n, char *buf, size_t len)
+{
+    size_t fit = shmi_heap_space_fit(n, heap_span(0));
+
+    /* Start-up maps more between the heaps (the allocator's tables, the
+     * data segment, libraries): leave them a sixteenth, so that the size
+     * suggested works and is not only just short of what fits. */
+    shmi_heap_space_text(fit - fit / 16, buf, len);
+}
+
+/* Own heap too large for this process: say what would fit, counting the
+ * heaps of the node's other PEs that this process maps too. */
+static _Noreturn void heap_too_large(size_t size)
+{
+    int n = shmi_env.LOCAL ? shmi_state.boot.local_size : 1;
+    char most[32];
+
+    n = n > 1 ? n : 1;
+    heap_fit_text(n, most, sizeof(most));
+    SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%zu bytes: this machine cannot map a "
+               "symmetric heap that large (address space or memory limits); "
+               "ask for at most %s (what the address space of a process has "
+               "room for, with the heaps of the %d PE%s of this node)",
+               size, most, n, n == 1 ? "" : "s");
+}
+
+/*
+ * With the load/store transport every PE of a node maps the heaps of all of
+ * them: local_size heaps per process. A size that fits once but not that
+ * many times would fail later, peer by peer, as a mapping error; check it
+ * here, where the variable can be named.
+ */
+static void heap_check_node_space(size_t size)
+{
+    int n = shmi_state.boot.local_size;
+    /* What a peer's mapping of this heap reserves (shmi_shm_map). */
+    size_t span = shmi_state.seg[SHMI_SEG_HEAP].size + shmi_heap_max_align();
+    char want[32], most[32];
+
+    if (!shmi_env.LOCAL || n <= 1 || shmi_heap_space_fits(span, n - 1))
+        return;
+    shmi_heap_space_text(size, want, sizeof(want));
+    /* The job ends: this PE's heap can go, so that what fits is measured
+     * as a fresh start would see it. */
+    shmi_heap_destroy();
+    heap_fit_text(n, most, sizeof(most));
+    SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%s (%zu bytes) is too large for %d PEs on "
+               "one node: each PE maps the heaps of all %d (%d x %s of address "
+               "space), more than the address space of a process holds; ask "
+               "for at most %s, or run fewer PEs per node",
+               want, size, n, n, n, want, most);
+}
+
 static int heap_init(shmi_shm_desc_t *d)
 {
     size_t size = shmi_env.SYMMETRIC_SIZE;
@@ -55,14 +119,12 @@ static int heap_init(shmi_shm_desc_t *d)
     if (ret == SHMI_ENOSPC)
         heap_no_room(size);
     if (ret == SHMI_ENOMEM)
-        SHMI_FATAL("SHMEM_SYMMETRIC_SIZE=%zu bytes: this machine cannot map a "
-                   "symmetric heap that large (address space or memory "
-                   "limits); ask for less",
-                   size);
+        heap_too_large(size);
     if (ret != 0)
         SHMI_FATAL("cannot create the symmetric heap's shared-memory object "
                    "(SHMEM_HEAP_OBJECT=%s): %s",
                    shmi_env.HEAP_OBJECT, shmi_strerror(ret));
+    heap_check_node_space(size);
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "core/coll/coll.h"
 #include "core/ctx.h"
 #include "core/error.h"
+#include "core/init.h"
 #include "core/init_seq.h"
 #include "core/state.h"
 #include "boot/boot.h"
@@ -60,6 +61,9 @@ int shmi_team_translate_from_world(shmem_team_t team, int wpe)
 
 struct shmem_impl_team *shmi_coll_team(const char *routine, shmem_team_t team)
 {
+    /* Before shmem_init and after shmem_finalize the predefined teams hold
+     * no PEs (or stale ones): every team routine checks here first. */
+    shmi_require_init(routine);
     if (team == SHMEM_TEAM_INVALID) {
         SHMI_LOG(SHMI_LOG_INFO, "team", "%s: SHMEM_TEAM_INVALID", routine);
         return NULL;
@@ -150,19 +154,25 @@ void shmi_teams_finalize(void)
     shmem_impl_team_shared.pes = NULL;
 }
 
+/* The queries keep the specification's -1 for SHMEM_TEAM_INVALID; any
+ * other handle needs the library's teams, so a call outside its lifetime
+ * is fatal rather than a made-up 0. */
 int shmi_team_my_pe(shmem_team_t team)
 {
+    shmi_require_init("shmem_team_my_pe");
     return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
 }
 
 int shmi_team_n_pes(shmem_team_t team)
 {
+    shmi_require_init("shmem_team_n_pes");
     return team == SHMEM_TEAM_INVALID ? -1 : team->n_pes;
 }
 
 int shmi_team_get_config(shmem_team_t team, long config_mask,
                          shmem_team_config_t *config)
 {
+    shmi_require_init("shmem_team_get_config");
     if (team == SHMEM_TEAM_INVALID || config == NULL)
         return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
@@ -173,8 +183,10 @@ int shmi_team_get_config(shmem_team_t team, long config_mask,
 int shmi_team_translate_pe(shmem_team_t src_team, int src_pe,
                            shmem_team_t dest_team)
 {
-    int wpe = shmi_team_translate_to_world(src_team, src_pe);
+    int wpe;
 
+    shmi_require_init("shmem_team_translate_pe");
+    wpe = shmi_team_translate_to_world(src_team, src_pe);
     if (wpe < 0 || dest_team == SHMEM_TEAM_INVALID)
         return -1;
     return shmi_team_translate_from_world(dest_team, wpe);
@@ -266,6 +278,7 @@ int shmi_team_split_strided(shmem_team_t parent_team, int start, int stride,
     struct shmem_impl_team *t = NULL;
     int slot, idx, ret = 0;
 
+    shmi_require_init("shmem_team_split_strided");
     if (new_team == NULL)
         return -1;
     *new_team = SHMEM_TEAM_INVALID;
@@ -311,6 +324,7 @@ int shmi_team_split_2d(shmem_team_t parent_team, int xrange,
     struct shmem_impl_team *x, *y;
     int slots[2], n, me, xs, ys;
 
+    shmi_require_init("shmem_team_split_2d");
     if (xaxis_team == NULL || yaxis_team == NULL)
         return -1;
     *xaxis_team = SHMEM_TEAM_INVALID;
@@ -347,6 +361,7 @@ int shmi_team_split_2d(shmem_team_t parent_team, int xrange,
 
 void shmi_team_destroy(shmem_team_t team)
 {
+    shmi_require_init("shmem_team_destroy");
     if (team == SHMEM_TEAM_INVALID)
         return;
     if (team->predefined) {
@@ -378,6 +393,7 @@ void shmi_team_ctx_release(shmem_team_t team)
 
 int shmi_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
+    shmi_require_init("shmem_team_create_ctx");
     if (ctx == NULL)
         return -1;
     if (team == SHMEM_TEAM_INVALID) {
@@ -389,6 +405,7 @@ int shmi_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 
 int shmi_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 {
+    shmi_require_init("shmem_ctx_get_team");
     if (team == NULL)
         return -1;
     if (ctx == SHMEM_CTX_INVALID) {
