@@ -74,6 +74,10 @@ int oshrun_server_start(oshrun_job_t *job);
 int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env);
 void oshrun_server_stop(oshrun_job_t *job);
 
+/* oshrun_peer.c: from now on only job's PEs may connect to its PMIx
+ * server (called before the server starts listening). */
+void oshrun_peer_watch(oshrun_job_t *job);
+
 /* oshrun_spawn.c */
 int oshrun_spawn(oshrun_job_t *job);
 

@@ -260,6 +260,9 @@ int oshrun_server_start(oshrun_job_t *job)
      * runs, retries its socket for over two seconds before falling back. */
     setenv("PMIX_MCA_psec", "native", 0);
     snprintf(job->nspace, sizeof(job->nspace), "oshrun.%ld", (long)getpid());
+    /* Before libpmix listens: from its first connection on, only the
+     * job's PEs get through (oshrun_peer.c). */
+    oshrun_peer_watch(job);
     if (server_init(job))
         return -1;
     return register_job(job);

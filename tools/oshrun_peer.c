@@ -1,0 +1,238 @@
+/*
+ * Who may talk to oshrun's PMIx server: only the PEs that oshrun forked.
+ *
+ * libpmix 4.2 listens on loopback TCP only, and its "native" security
+ * module believes the uid and gid a TCP client writes into its handshake,
+ * so any local process that knows the namespace (oshrun.<pid>) and the port
+ * could join the job as one of its ranks, read what the PEs published, take
+ * part in its fences and abort it. The kernel knows better: for the client
+ * end of a loopback connection, /proc/net/tcp gives the socket's owner and
+ * inode, and the socket is one of a PE's if that inode is among the PE's
+ * descriptors (/proc/<pid>/fd). A connection that fails the check is closed
+ * before libpmix reads a byte of it (docs/security.md says what this
+ * guarantees and what it does not).
+ *
+ * The check sits in accept(): libpmix's listener thread calls accept()
+ * through the dynamic linker, and the definitions below, in the oshrun
+ * executable, come before the C library's. accept4() is covered as well so
+ * that a libpmix that switched to it would still be checked.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tools/oshrun.h"
+
+/* Refused connections reported on stderr; more are only counted, so that a
+ * process that keeps connecting cannot flood the job's output. */
+#define REPORT_MAX 5
+
+/* Set once, before libpmix starts listening; read by its listener. */
+static oshrun_job_t *peer_job;
+static int refused; /* connections refused so far (listener thread only) */
+
+void oshrun_peer_watch(oshrun_job_t *job)
+{
+    __atomic_store_n(&peer_job, job, __ATOMIC_RELEASE);
+}
+
+/* One end of a TCP connection as /proc/net/tcp{,6} prints it: the address
+ * as 8 or 32 hex digits (the kernel's in-memory words) and the port. */
+typedef struct tcp_end {
+    char hex[33];
+    unsigned port;
+} tcp_end_t;
+
+static int end_of(const struct sockaddr_storage *ss, tcp_end_t *e)
+{
+    const unsigned char *b;
+    size_t n, off = 0;
+
+    if (ss->ss_family == AF_INET) {
+        const struct sockaddr_in *in = (const void *)ss;
+        b = (const unsigned char *)&in->sin_addr;
+        n = 4;
+        e->port = ntohs(in->sin_port);
+    } else if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const void *)ss;
+        b = (const unsigned char *)&in6->sin6_addr;
+        n = 16;
+        e->port = ntohs(in6->sin6_port);
+    } else {
+        return -1;
+    }
+    /* Each 32-bit word is printed as the host reads it (little-endian on
+     * the machines Weft supports: 127.0.0.1 is 0100007F). */
+    for (size_t w = 0; w < n; w += 4)
+        for (int i = 3; i >= 0; i--)
+            off += (size_t)sprintf(e->hex + off, "%02X", b[w + (size_t)i]);
+    return 0;
+}
+
+/* Finds the socket whose local end is `local` and remote end `remote` in
+ * /proc/net/tcp (or tcp6): its owner's uid and its inode. */
+static int find_socket(int family, const tcp_end_t *local,
+                       const tcp_end_t *remote, unsigned *uid,
+                       unsigned long *inode)
+{
+    FILE *f =
+        fopen(family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6", "r");
+    char line[512], la[40], ra[40];
+    unsigned lp, rp, u;
+    unsigned long ino;
+    int ret = -1;
+
+    if (!f)
+        return -1;
+    while (ret && fgets(line, sizeof(line), f))
+        if (sscanf(line,
+                   " %*d: %39[0-9A-F]:%x %39[0-9A-F]:%x %*x %*x:%*x "
+                   "%*x:%*x %*x %u %*d %lu",
+                   la, &lp, ra, &rp, &u, &ino) == 6 &&
+            lp == local->port && rp == remote->port &&
+            strcmp(la, local->hex) == 0 && strcmp(ra, remote->hex) == 0) {
+            *uid = u;
+            *inode = ino;
+            ret = 0;
+        }
+    fclose(f);
+    return ret;
+}
+
+/* 1 when process pid holds socket inode among its descriptors. */
+static int holds_socket(pid_t pid, unsigned long inode)
+{
+    char dir[64], path[320], link[64], want[64];
+    struct dirent *e;
+    DIR *d;
+    int found = 0;
+
+    snprintf(dir, sizeof(dir), "/proc/%ld/fd", (long)pid);
+    snprintf(want, sizeof(want), "socket:[%lu]", inode);
+    d = opendir(dir);
+    if (!d)
+        return 0;
+    while (!found && (e = readdir(d)) != NULL) {
+        ssize_t n;
+
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        n = readlink(path, link, sizeof(link) - 1);
+        if (n > 0) {
+            link[n] = '\0';
+            found = strcmp(link, want) == 0;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* 1 when pid is a child of oshrun: a PE (or an orphan of one that came
+ * back to oshrun), not a process that took the pid of a reaped PE. */
+static int is_child(pid_t pid)
+{
+    char path[64], buf[512], *p;
+    long ppid = -1;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    f = fopen(path, "r");
+    if (!f)
+        return 0;
+    /* "pid (comm) state ppid ...": comm may hold spaces and parentheses */
+    if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) != NULL)
+        sscanf(p + 1, " %*c %ld", &ppid);
+    fclose(f);
+    return ppid == (long)getpid();
+}
+
+/* The rank of the PE that holds the client end of connection sd, or -1;
+ * *uid is the owner of that end (-1 when it could not be found). */
+static int peer_rank(oshrun_job_t *job, int sd, long *uid)
+{
+    struct sockaddr_storage me, peer;
+    socklen_t ml = sizeof(me), pl = sizeof(peer);
+    tcp_end_t mine, theirs;
+    unsigned long inode;
+    unsigned u;
+    int rank = -1;
+
+    *uid = -1;
+    if (getsockname(sd, (struct sockaddr *)&me, &ml) != 0 ||
+        getpeername(sd, (struct sockaddr *)&peer, &pl) != 0 ||
+        end_of(&me, &mine) != 0 || end_of(&peer, &theirs) != 0 ||
+        find_socket(peer.ss_family, &theirs, &mine, &u, &inode) != 0)
+        return -1;
+    *uid = (long)u;
+    if (u != (unsigned)geteuid())
+        return -1;
+    /* A PE's pid is recorded (under the lock) before it can connect. The
+     * parent is checked after the descriptors: a process that held the
+     * socket then is still there, and is ours only if oshrun is its
+     * parent (a reaped PE's pid may have been reused). */
+    pthread_mutex_lock(&job->lock);
+    for (int r = 0; rank < 0 && r < job->opts->npes; r++) {
+        pid_t pid = job->pes[r].pid;
+
+        if (pid > 0 && holds_socket(pid, inode) && is_child(pid))
+            rank = r;
+    }
+    pthread_mutex_unlock(&job->lock);
+    return rank;
+}
+
+static void report(int sd, long uid)
+{
+    struct sockaddr_storage peer;
+    socklen_t pl = sizeof(peer);
+    tcp_end_t e = {"?", 0};
+
+    if (++refused > REPORT_MAX)
+        return;
+    if (getpeername(sd, (struct sockaddr *)&peer, &pl) == 0)
+        end_of(&peer, &e);
+    oshrun_msg("refused a connection to the job's PMIx server from local "
+               "port %u (uid %ld): not one of the job's PEs%s",
+               e.port, uid,
+               refused == REPORT_MAX ? " (further ones are not reported)" : "");
+}
+
+/* Accepts like accept4(2), then closes any connection that is not a PE's
+ * and says ECONNABORTED, which libpmix's listener takes as "try again". */
+static int checked_accept(int fd, struct sockaddr *addr, socklen_t *len,
+                          int flags)
+{
+    int sd = (int)syscall(SYS_accept4, fd, addr, len, flags);
+    oshrun_job_t *job = __atomic_load_n(&peer_job, __ATOMIC_ACQUIRE);
+    long uid = -1;
+
+    if (sd < 0)
+        return sd;
+    /* Before the job is known nobody may connect: no PE exists yet. */
+    if (job && peer_rank(job, sd, &uid) >= 0)
+        return sd;
+    report(sd, uid);
+    close(sd);
+    errno = ECONNABORTED;
+    return -1;
+}
+
+int accept(int fd, struct sockaddr *addr, socklen_t *len)
+{
+    return checked_accept(fd, addr, len, 0);
+}
+
+int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
+{
+    return checked_accept(fd, addr, len, flags);
+}
