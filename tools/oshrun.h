@@ -72,7 +72,13 @@ int oshrun_delegate(const oshrun_opts_t *opts, const char *launcher);
 /* oshrun_server.c */
 int oshrun_server_start(oshrun_job_t *job);
 int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env);
-void oshrun_server_stop(oshrun_job_t *job);
+/* Seconds oshrun waits for libpmix's server to finalize after a job that
+ * ended normally (it takes milliseconds unless libpmix is stuck). */
+#define OSHRUN_FINALIZE_WAIT 2
+/* Finalizes the PMIx server: 0, or -1 when it did not return within
+ * OSHRUN_FINALIZE_WAIT seconds and oshrun must leave by _exit (libpmix's
+ * state is locked; nothing may run its exit-time code). */
+int oshrun_server_stop(oshrun_job_t *job);
 
 /* oshrun_peer.c: from now on only job's PEs may connect to its PMIx
  * server (called before the server starts listening). */

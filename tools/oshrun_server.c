@@ -8,11 +8,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pmix.h>
 #include <pmix_server.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tools/oshrun.h"
@@ -292,11 +294,58 @@ int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env)
     return 0;
 }
 
-void oshrun_server_stop(oshrun_job_t *job)
+/* PMIx_server_finalize on a thread of its own, so that oshrun can give up
+ * waiting for it. */
+typedef struct stop_op {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cv;
+    int done;
+} stop_op_t;
+
+static void *finalize_thread(void *arg)
 {
+    stop_op_t *op = arg;
+
+    PMIx_server_finalize();
+    pthread_mutex_lock(&op->lock);
+    op->done = 1;
+    pthread_cond_signal(&op->done_cv);
+    pthread_mutex_unlock(&op->lock);
+    return NULL;
+}
+
+int oshrun_server_stop(oshrun_job_t *job)
+{
+    /* Not freed when finalize never returns: its thread still uses it. */
+    static stop_op_t op = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+                           0};
+    struct timespec until;
+    pthread_t tid;
+    int done, rc = 0;
+
     /* After a failure libpmix 4.2 may deadlock in its finalize (a PE that
      * died while connecting leaves a lock taken); every PE is gone by now
      * and the server's files go with oshrun's temporary directory. */
-    if (job->status == 0)
-        PMIx_server_finalize();
+    if (job->status != 0)
+        return 0;
+    /* It can also deadlock after a success, once it has refused a
+     * connection during the handshake (libpmix 4.2.2 then blocks on a
+     * mutex in pmix_rte_finalize). oshrun_peer.c keeps other processes
+     * from getting that far, but whatever reached the socket, oshrun ends
+     * with the job's status within OSHRUN_FINALIZE_WAIT seconds. */
+    if (pthread_create(&tid, NULL, finalize_thread, &op) != 0)
+        return 0;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += OSHRUN_FINALIZE_WAIT;
+    pthread_mutex_lock(&op.lock);
+    while (!op.done && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&op.done_cv, &op.lock, &until);
+    done = op.done;
+    pthread_mutex_unlock(&op.lock);
+    if (done) {
+        pthread_join(tid, NULL);
+        return 0;
+    }
+    pthread_detach(tid);
+    return -1;
 }
