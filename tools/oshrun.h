@@ -83,6 +83,9 @@ int oshrun_server_stop(oshrun_job_t *job);
 /* oshrun_peer.c: from now on only job's PEs may connect to its PMIx
  * server (called before the server starts listening). */
 void oshrun_peer_watch(oshrun_job_t *job);
+/* Connections the check let through so far: 0 once a PE has connected
+ * means that libpmix reached it without calling accept(), unchecked. */
+int oshrun_peer_admitted(void);
 
 /* oshrun_spawn.c */
 int oshrun_spawn(oshrun_job_t *job);

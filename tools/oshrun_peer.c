@@ -38,7 +38,8 @@
 
 /* Set once, before libpmix starts listening; read by its listener. */
 static oshrun_job_t *peer_job;
-static int refused; /* connections refused so far (listener thread only) */
+static int refused;  /* connections refused so far (listener thread only) */
+static int admitted; /* connections let through (atomic) */
 
 void oshrun_peer_watch(oshrun_job_t *job)
 {
@@ -219,12 +220,19 @@ static int checked_accept(int fd, struct sockaddr *addr, socklen_t *len,
     if (sd < 0)
         return sd;
     /* Before the job is known nobody may connect: no PE exists yet. */
-    if (job && peer_rank(job, sd, &uid) >= 0)
+    if (job && peer_rank(job, sd, &uid) >= 0) {
+        __atomic_add_fetch(&admitted, 1, __ATOMIC_RELAXED);
         return sd;
+    }
     report(sd, uid);
     close(sd);
     errno = ECONNABORTED;
     return -1;
+}
+
+int oshrun_peer_admitted(void)
+{
+    return __atomic_load_n(&admitted, __ATOMIC_RELAXED);
 }
 
 int accept(int fd, struct sockaddr *addr, socklen_t *len)

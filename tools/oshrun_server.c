@@ -66,9 +66,19 @@ static oshrun_pe_t *pe_of(const pmix_proc_t *proc)
 static pmix_status_t on_connected(const pmix_proc_t *proc, void *obj,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    static int warned; /* progress thread only */
     oshrun_pe_t *pe = pe_of(proc);
 
     (void)obj, (void)cbfunc, (void)cbdata;
+    /* A libpmix that accepts its connections some other way than accept()
+     * bypasses oshrun_peer.c: say so rather than seem to be protected. */
+    if (!warned && oshrun_peer_admitted() == 0) {
+        warned = 1;
+        oshrun_msg("warning: libpmix (%s) took a PE's connection without "
+                   "oshrun's check of who is connecting; any local process "
+                   "may be able to join this job (docs/security.md)",
+                   PMIx_Get_version());
+    }
     pthread_mutex_lock(&the_job->lock);
     if (pe)
         pe->connected = 1;
