@@ -15,4 +15,4 @@ tests_security_libuid0_shim_la_SOURCES = tests/security/uid0_shim.c
 tests_security_libuid0_shim_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath $(abs_builddir)/tests/security
 dist_check_SCRIPTS += tests/security/pmix_attack.sh
-EXTRA_DIST += tests/security/security.cases
+EXTRA_DIST += tests/security/security.cases docs/security.md
