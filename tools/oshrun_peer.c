@@ -25,12 +25,17 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tools/oshrun.h"
+
+/* Processes of the job looked at per connection (PEs and what they
+ * started); a job with more is refused beyond them. */
+#define OSHRUN_PEER_MAX_PROCS 65536
 
 /* Refused connections reported on stderr; more are only counted, so that a
  * process that keeps connecting cannot flood the job's output. */
@@ -138,9 +143,8 @@ static int holds_socket(pid_t pid, unsigned long inode)
     return found;
 }
 
-/* 1 when pid is a child of oshrun: a PE (or an orphan of one that came
- * back to oshrun), not a process that took the pid of a reaped PE. */
-static int is_child(pid_t pid)
+/* The pid's parent from /proc/PID/stat, or -1 when it is gone. */
+static long parent_of(pid_t pid)
 {
     char path[64], buf[512], *p;
     long ppid = -1;
@@ -149,47 +153,108 @@ static int is_child(pid_t pid)
     snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
     f = fopen(path, "r");
     if (!f)
-        return 0;
+        return -1;
     /* "pid (comm) state ppid ...": comm may hold spaces and parentheses */
     if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) != NULL)
         sscanf(p + 1, " %*c %ld", &ppid);
     fclose(f);
-    return ppid == (long)getpid();
+    return ppid;
 }
 
-/* The rank of the PE that holds the client end of connection sd, or -1;
- * *uid is the owner of that end (-1 when it could not be found). */
-static int peer_rank(oshrun_job_t *job, int sd, long *uid)
+/* A process found below oshrun, and the parent it was found under. */
+typedef struct process {
+    pid_t pid, parent;
+} process_t;
+
+/* add_children() for a kernel without the children files. */
+static int scan_children(pid_t pid, process_t *kids, int n, int cap)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+
+    while (d && n < cap && (e = readdir(d)) != NULL) {
+        long c = strtol(e->d_name, NULL, 10);
+
+        if (c > 0 && parent_of((pid_t)c) == (long)pid)
+            kids[n++] = (process_t){(pid_t)c, pid};
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Appends pid's children to kids (at most cap in all), from every thread's
+ * /proc/PID/task/TID/children, or from every process's parent where the
+ * kernel has no such files (CONFIG_PROC_CHILDREN). Returns the new count. */
+static int add_children(pid_t pid, process_t *kids, int n, int cap)
+{
+    char path[96];
+    struct dirent *e;
+    long c;
+    DIR *d;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+    d = opendir(path);
+    while (d && n < cap && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%ld/task/%.20s/children", (long)pid,
+                 e->d_name);
+        f = fopen(path, "r");
+        if (!f && errno == ENOENT) {
+            closedir(d);
+            return scan_children(pid, kids, n, cap);
+        }
+        while (f && n < cap && fscanf(f, "%ld", &c) == 1)
+            kids[n++] = (process_t){(pid_t)c, pid};
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* 1 when a process that oshrun started holds socket inode: a PE, one that
+ * a PE started (a tool in front of the program, such as perf record or
+ * /usr/bin/time, forks the real one), or an orphan of those that came back
+ * to oshrun, its subreaper. The tree is walked from oshrun down. */
+static int job_holds(unsigned long inode)
+{
+    static process_t kids[OSHRUN_PEER_MAX_PROCS]; /* listener thread only */
+    int n = add_children(getpid(), kids, 0, OSHRUN_PEER_MAX_PROCS);
+
+    for (int i = 0; i < n; i++) {
+        /* Still the child it was listed as: its pid was not reused by a
+         * process outside the job between the listing and now. */
+        if (holds_socket(kids[i].pid, inode) &&
+            parent_of(kids[i].pid) == (long)kids[i].parent)
+            return 1;
+        n = add_children(kids[i].pid, kids, n, OSHRUN_PEER_MAX_PROCS);
+    }
+    return 0;
+}
+
+/* 1 when the client end of connection sd is held by one of the job's
+ * processes; *uid is the owner of that end (-1 when it could not be
+ * found). */
+static int peer_in_job(int sd, long *uid)
 {
     struct sockaddr_storage me, peer;
     socklen_t ml = sizeof(me), pl = sizeof(peer);
     tcp_end_t mine, theirs;
     unsigned long inode;
     unsigned u;
-    int rank = -1;
 
     *uid = -1;
     if (getsockname(sd, (struct sockaddr *)&me, &ml) != 0 ||
         getpeername(sd, (struct sockaddr *)&peer, &pl) != 0 ||
         end_of(&me, &mine) != 0 || end_of(&peer, &theirs) != 0 ||
         find_socket(peer.ss_family, &theirs, &mine, &u, &inode) != 0)
-        return -1;
+        return 0;
     *uid = (long)u;
-    if (u != (unsigned)geteuid())
-        return -1;
-    /* A PE's pid is recorded (under the lock) before it can connect. The
-     * parent is checked after the descriptors: a process that held the
-     * socket then is still there, and is ours only if oshrun is its
-     * parent (a reaped PE's pid may have been reused). */
-    pthread_mutex_lock(&job->lock);
-    for (int r = 0; rank < 0 && r < job->opts->npes; r++) {
-        pid_t pid = job->pes[r].pid;
-
-        if (pid > 0 && holds_socket(pid, inode) && is_child(pid))
-            rank = r;
-    }
-    pthread_mutex_unlock(&job->lock);
-    return rank;
+    return u == (unsigned)geteuid() && job_holds(inode);
 }
 
 static void report(int sd, long uid)
@@ -220,7 +285,7 @@ static int checked_accept(int fd, struct sockaddr *addr, socklen_t *len,
     if (sd < 0)
         return sd;
     /* Before the job is known nobody may connect: no PE exists yet. */
-    if (job && peer_rank(job, sd, &uid) >= 0) {
+    if (job && peer_in_job(sd, &uid)) {
         __atomic_add_fetch(&admitted, 1, __ATOMIC_RELAXED);
         return sd;
     }

@@ -195,9 +195,7 @@ static int spawn_one(oshrun_job_t *job, int rank, const char *path)
     setpgid(pid, pid);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(err[0], F_SETFL, O_NONBLOCK);
-    pthread_mutex_lock(&job->lock); /* read by the PMIx listener thread */
     job->pes[rank].pid = pid;
-    pthread_mutex_unlock(&job->lock);
     oshrun_stream_init(&job->pes[rank].out, out[0], 1);
     oshrun_stream_init(&job->pes[rank].err, err[0], 2);
     if (rank == 0) {

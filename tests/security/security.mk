@@ -10,7 +10,7 @@ tests_security_pmix_intruder_LDADD = $(PMIX_LIBS)
 tests_security_sec_victim_SOURCES = tests/security/sec_victim.c
 tests_security_sec_victim_LDADD = libweft.la
 # A module, never installed: -rpath only makes libtool build a shared one.
-check_LTLIBRARIES = tests/security/libuid0_shim.la
+check_LTLIBRARIES += tests/security/libuid0_shim.la
 tests_security_libuid0_shim_la_SOURCES = tests/security/uid0_shim.c
 tests_security_libuid0_shim_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath $(abs_builddir)/tests/security
