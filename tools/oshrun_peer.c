@@ -1,5 +1,6 @@
 /*
- * Who may talk to oshrun's PMIx server: only the PEs that oshrun forked.
+ * Who may talk to oshrun's PMIx server: only the processes of the job (the
+ * PEs that oshrun forked and what they started).
  *
  * libpmix 4.2 listens on loopback TCP only, and its "native" security
  * module believes the uid and gid a TCP client writes into its handshake,
@@ -7,10 +8,10 @@
  * could join the job as one of its ranks, read what the PEs published, take
  * part in its fences and abort it. The kernel knows better: for the client
  * end of a loopback connection, /proc/net/tcp gives the socket's owner and
- * inode, and the socket is one of a PE's if that inode is among the PE's
- * descriptors (/proc/<pid>/fd). A connection that fails the check is closed
- * before libpmix reads a byte of it (docs/security.md says what this
- * guarantees and what it does not).
+ * inode, and the socket is the job's if that inode is among the
+ * descriptors (/proc/<pid>/fd) of a process below oshrun in the process
+ * tree. A connection that fails the check is closed before libpmix reads a
+ * byte of it (docs/security.md says what this guarantees and what not).
  *
  * The check sits in accept(): libpmix's listener thread calls accept()
  * through the dynamic linker, and the definitions below, in the oshrun
@@ -34,7 +35,8 @@
 #include "tools/oshrun.h"
 
 /* Processes of the job looked at per connection (PEs and what they
- * started); a job with more is refused beyond them. */
+ * started), far more than one node runs; a connection from beyond them
+ * is refused. */
 #define OSHRUN_PEER_MAX_PROCS 65536
 
 /* Refused connections reported on stderr; more are only counted, so that a
