@@ -11,12 +11,14 @@
 #           and oshrun then hung for ever in PMIx_server_finalize after the
 #           job had finished.
 #   same    the job's own user from outside the job (another job's process).
+#   early   as forged, but before any PE has connected (the PEs wait for the
+#           attack to end): the listener must go on to accept the PEs.
 # Every attempt must be refused (and reported by oshrun), and the job must
 # end by itself with status 0 and its normal output, within a bound.
 # Runs as root (to create the second user, and to read which port oshrun
 # listens on); skips otherwise.
 set -u
-mode=${1:?usage: pmix_attack.sh forged|plain|same}
+mode=${1:?usage: pmix_attack.sh forged|plain|same|early}
 B=${B:-.}
 OSHRUN=${OSHRUN:-$B/tools/oshrun}
 npes=2
@@ -36,7 +38,7 @@ fail() {
 }
 
 [ "$(id -u)" = 0 ] || skip "needs root (creates a second user)"
-case $mode in forged|plain|same) ;; *) echo "unknown mode $mode"; exit 2 ;; esac
+case $mode in forged|plain|same|early) ;; *) echo "unknown mode $mode"; exit 2 ;; esac
 shim=$B/tests/security/.libs/libuid0_shim.so
 [ -f "$shim" ] || { echo "missing $shim (make check builds it)"; exit 1; }
 if [ "$mode" != same ]; then
@@ -77,28 +79,43 @@ if [ "$mode" != same ]; then
     as_intruder=(setpriv --reuid="$user" --regid="$(id -g "$user")"
                  --clear-groups)
 fi
-[ "$mode" = forged ] && preload=("LD_PRELOAD=$work/libuid0_shim.so")
-
-"$OSHRUN" -n $npes "$B/tests/security/sec_victim" "$work" \
-    >"$work/job.out" 2>"$work/job.err" &
-opid=$!
-for ((i = 0; i < start_limit * 10; i++)); do
-    [ -e "$work/ready" ] && break
-    kill -0 "$opid" 2>/dev/null || fail "the job ended before it was attacked"
-    sleep 0.1
-done
-[ -e "$work/ready" ] || fail "the job did not start within ${start_limit}s"
+case $mode in forged|early) preload=("LD_PRELOAD=$work/libuid0_shim.so") ;; esac
 
 # oshrun's PMIx listener: the loopback socket in LISTEN state (0A) that is
 # one of oshrun's descriptors. An attacker tries each loopback listener of
 # the victim's uid; this test names the one port, so that it never touches
 # another job that shares the node.
-inodes=" $(for f in /proc/$opid/fd/*; do readlink "$f"; done 2>/dev/null |
-    sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ')"
-hexport=$(awk -v want="$inodes" '$4 == "0A" && index(want, " " $10 " ") {
-    split($2, a, ":"); print a[2]; exit }' /proc/net/tcp)
-[ -n "$hexport" ] || fail "cannot find oshrun's PMIx port in /proc/net/tcp"
-port=$((16#$hexport))
+listener_port() {
+    local inodes hexport
+    inodes=" $(for f in /proc/$opid/fd/*; do readlink "$f"; done 2>/dev/null |
+        sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ')"
+    hexport=$(awk -v want="$inodes" '$4 == "0A" && index(want, " " $10 " ") {
+        split($2, a, ":"); print a[2]; exit }' /proc/net/tcp)
+    [ -n "$hexport" ] && echo $((16#$hexport))
+}
+
+victim=("$B/tests/security/sec_victim" "$work")
+if [ "$mode" = early ]; then
+    # Each PE waits for the attack to be over before it starts the program.
+    victim=(sh -c 'while [ ! -e "$0/attacked" ]; do sleep 0.05; done; exec "$1" "$0"'
+            "$work" "$B/tests/security/sec_victim")
+fi
+"$OSHRUN" -n $npes "${victim[@]}" >"$work/job.out" 2>"$work/job.err" &
+opid=$!
+port=""
+for ((i = 0; i < start_limit * 10; i++)); do
+    if [ "$mode" = early ]; then
+        port=$(listener_port) && break
+    else
+        [ -e "$work/ready" ] && break
+    fi
+    kill -0 "$opid" 2>/dev/null || fail "the job ended before it was attacked"
+    sleep 0.1
+done
+[ "$mode" = early ] || [ -e "$work/ready" ] ||
+    fail "the job did not start within ${start_limit}s"
+[ -n "$port" ] || port=$(listener_port) ||
+    fail "cannot find oshrun's PMIx port in /proc/net/tcp"
 echo "attacking oshrun pid $opid, namespace oshrun.$opid, port $port ($mode)"
 
 "${as_intruder[@]}" env -i PATH=/usr/bin:/bin TMPDIR="$work/itmp" \
@@ -114,6 +131,12 @@ wait "$ipid"
 irc=$?
 ipid=""
 cat "$work/intruder.out"
+touch "$work/attacked"
+for ((i = 0; i < start_limit * 10; i++)); do
+    [ -e "$work/ready" ] && break
+    kill -0 "$opid" 2>/dev/null || break
+    sleep 0.1
+done
 
 touch "$work/go"
 for ((i = 0; i < exit_limit * 10; i++)); do
@@ -129,7 +152,7 @@ opid=""
 cat "$work/job.out" "$work/job.err"
 echo "intruder status $irc, job status $orc"
 
-if [ "$mode" = forged ]; then
+if [ "${#preload[@]}" != 0 ]; then
     grep -q '^intruder: uid [1-9][0-9]*, claims uid 0$' "$work/intruder.out" ||
         fail "the intruder did not run as another user claiming uid 0"
 fi
