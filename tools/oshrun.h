@@ -80,6 +80,11 @@ int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env);
  * state is locked; nothing may run its exit-time code). */
 int oshrun_server_stop(oshrun_job_t *job);
 
+/* oshrun_sock.c: for a connection accepted on a loopback TCP listener,
+ * the owner (uid) and inode of the client's socket, as the kernel knows
+ * them; 0 or -1 when it is gone or cannot be found. */
+int oshrun_sock_peer(int sd, unsigned *uid, unsigned long *inode);
+
 /* oshrun_peer.c: from now on only job's PEs may connect to its PMIx
  * server (called before the server starts listening). */
 void oshrun_peer_watch(oshrun_job_t *job);

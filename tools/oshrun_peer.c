@@ -53,69 +53,6 @@ void oshrun_peer_watch(oshrun_job_t *job)
     __atomic_store_n(&peer_job, job, __ATOMIC_RELEASE);
 }
 
-/* One end of a TCP connection as /proc/net/tcp{,6} prints it: the address
- * as 8 or 32 hex digits (the kernel's in-memory words) and the port. */
-typedef struct tcp_end {
-    char hex[33];
-    unsigned port;
-} tcp_end_t;
-
-static int end_of(const struct sockaddr_storage *ss, tcp_end_t *e)
-{
-    const unsigned char *b;
-    size_t n, off = 0;
-
-    if (ss->ss_family == AF_INET) {
-        const struct sockaddr_in *in = (const void *)ss;
-        b = (const unsigned char *)&in->sin_addr;
-        n = 4;
-        e->port = ntohs(in->sin_port);
-    } else if (ss->ss_family == AF_INET6) {
-        const struct sockaddr_in6 *in6 = (const void *)ss;
-        b = (const unsigned char *)&in6->sin6_addr;
-        n = 16;
-        e->port = ntohs(in6->sin6_port);
-    } else {
-        return -1;
-    }
-    /* Each 32-bit word is printed as the host reads it (little-endian on
-     * the machines Weft supports: 127.0.0.1 is 0100007F). */
-    for (size_t w = 0; w < n; w += 4)
-        for (int i = 3; i >= 0; i--)
-            off += (size_t)sprintf(e->hex + off, "%02X", b[w + (size_t)i]);
-    return 0;
-}
-
-/* Finds the socket whose local end is `local` and remote end `remote` in
- * /proc/net/tcp (or tcp6): its owner's uid and its inode. */
-static int find_socket(int family, const tcp_end_t *local,
-                       const tcp_end_t *remote, unsigned *uid,
-                       unsigned long *inode)
-{
-    FILE *f =
-        fopen(family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6", "r");
-    char line[512], la[40], ra[40];
-    unsigned lp, rp, u;
-    unsigned long ino;
-    int ret = -1;
-
-    if (!f)
-        return -1;
-    while (ret && fgets(line, sizeof(line), f))
-        if (sscanf(line,
-                   " %*d: %39[0-9A-F]:%x %39[0-9A-F]:%x %*x %*x:%*x "
-                   "%*x:%*x %*x %u %*d %lu",
-                   la, &lp, ra, &rp, &u, &ino) == 6 &&
-            lp == local->port && rp == remote->port &&
-            strcmp(la, local->hex) == 0 && strcmp(ra, remote->hex) == 0) {
-            *uid = u;
-            *inode = ino;
-            ret = 0;
-        }
-    fclose(f);
-    return ret;
-}
-
 /* 1 when process pid holds socket inode among its descriptors. */
 static int holds_socket(pid_t pid, unsigned long inode)
 {
@@ -243,17 +180,11 @@ static int job_holds(unsigned long inode)
  * found). */
 static int peer_in_job(int sd, long *uid)
 {
-    struct sockaddr_storage me, peer;
-    socklen_t ml = sizeof(me), pl = sizeof(peer);
-    tcp_end_t mine, theirs;
     unsigned long inode;
     unsigned u;
 
     *uid = -1;
-    if (getsockname(sd, (struct sockaddr *)&me, &ml) != 0 ||
-        getpeername(sd, (struct sockaddr *)&peer, &pl) != 0 ||
-        end_of(&me, &mine) != 0 || end_of(&peer, &theirs) != 0 ||
-        find_socket(peer.ss_family, &theirs, &mine, &u, &inode) != 0)
+    if (oshrun_sock_peer(sd, &u, &inode) != 0)
         return 0;
     *uid = (long)u;
     return u == (unsigned)geteuid() && job_holds(inode);
@@ -263,15 +194,17 @@ static void report(int sd, long uid)
 {
     struct sockaddr_storage peer;
     socklen_t pl = sizeof(peer);
-    tcp_end_t e = {"?", 0};
+    unsigned port = 0;
 
     if (++refused > REPORT_MAX)
         return;
     if (getpeername(sd, (struct sockaddr *)&peer, &pl) == 0)
-        end_of(&peer, &e);
+        port = peer.ss_family == AF_INET6
+                   ? ntohs(((struct sockaddr_in6 *)&peer)->sin6_port)
+                   : ntohs(((struct sockaddr_in *)&peer)->sin_port);
     oshrun_msg("refused a connection to the job's PMIx server from local "
                "port %u (uid %ld): not one of the job's PEs%s",
-               e.port, uid,
+               port, uid,
                refused == REPORT_MAX ? " (further ones are not reported)" : "");
 }
 
