@@ -46,7 +46,8 @@ if [ "$mode" != same ]; then
         skip "useradd or setpriv not available"
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/weftt_sec.XXXXXX") || exit 1
+# In /tmp, not $TMPDIR: the second user must reach the intruder's copy.
+work=$(mktemp -d /tmp/weftt_sec.XXXXXX) || exit 1
 chmod 755 "$work"
 user="" opid="" ipid=""
 cleanup() {
@@ -78,6 +79,8 @@ if [ "$mode" != same ]; then
     }
     as_intruder=(setpriv --reuid="$user" --regid="$(id -g "$user")"
                  --clear-groups)
+    "${as_intruder[@]}" test -x "$work/pmix_intruder" ||
+        skip "cannot run a program as the second user (setpriv)"
 fi
 case $mode in forged|early) preload=("LD_PRELOAD=$work/libuid0_shim.so") ;; esac
 
