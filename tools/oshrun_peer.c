@@ -235,12 +235,16 @@ int oshrun_peer_admitted(void)
     return __atomic_load_n(&admitted, __ATOMIC_RELAXED);
 }
 
-int accept(int fd, struct sockaddr *addr, socklen_t *len)
+/* Exported whatever the build's default visibility, or libpmix would reach
+ * the C library's accept() unchecked. */
+__attribute__((visibility("default"))) int accept(int fd, struct sockaddr *addr,
+                                                  socklen_t *len)
 {
     return checked_accept(fd, addr, len, 0);
 }
 
-int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
+__attribute__((visibility("default"))) int
+accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 {
     return checked_accept(fd, addr, len, flags);
 }
