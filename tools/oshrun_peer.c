@@ -45,7 +45,7 @@
 
 /* Set once, before libpmix starts listening; read by its listener. */
 static oshrun_job_t *peer_job;
-static int refused;  /* connections refused so far (listener thread only) */
+static int refused;  /* connections refused so far (atomic) */
 static int admitted; /* connections let through (atomic) */
 
 void oshrun_peer_watch(oshrun_job_t *job)
@@ -195,8 +195,9 @@ static void report(int sd, long uid)
     struct sockaddr_storage peer;
     socklen_t pl = sizeof(peer);
     unsigned port = 0;
+    int nth = __atomic_add_fetch(&refused, 1, __ATOMIC_RELAXED);
 
-    if (++refused > REPORT_MAX)
+    if (nth > REPORT_MAX)
         return;
     if (getpeername(sd, (struct sockaddr *)&peer, &pl) == 0)
         port = peer.ss_family == AF_INET6
@@ -205,7 +206,7 @@ static void report(int sd, long uid)
     oshrun_msg("refused a connection to the job's PMIx server from local "
                "port %u (uid %ld): not one of the job's PEs%s",
                port, uid,
-               refused == REPORT_MAX ? " (further ones are not reported)" : "");
+               nth == REPORT_MAX ? " (further ones are not reported)" : "");
 }
 
 /* Accepts like accept4(2), then closes any connection that is not a PE's
