@@ -111,7 +111,7 @@ static void job_free(oshrun_job_t *job)
 static int run_local(const oshrun_opts_t *opts)
 {
     oshrun_job_t job;
-    int sfd, status = 1;
+    int sfd, status = 1, stuck = 0;
 
     if (job_init(&job, opts)) {
         job_free(&job);
@@ -135,12 +135,21 @@ static int run_local(const oshrun_opts_t *opts)
         job.kill_at = oshrun_now();
     }
     status = oshrun_loop(&job, sfd);
-    oshrun_server_stop(&job);
+    stuck = oshrun_server_stop(&job) != 0;
     oshrun_shm_cleanup(&job);
 out_tmp:
     oshrun_tmp_remove(&job);
     job_free(&job);
     close(sfd);
+    if (stuck) {
+        /* libpmix's finalize holds its locks on another thread; exit-time
+         * code (its destructors) could wait for them for ever. */
+        oshrun_msg("the PMIx server did not shut down within %d s; "
+                   "exiting without it",
+                   OSHRUN_FINALIZE_WAIT);
+        fflush(NULL);
+        _exit(status);
+    }
     return status;
 }
 

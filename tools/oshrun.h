@@ -75,7 +75,25 @@ int oshrun_delegate(const oshrun_opts_t *opts, const char *launcher);
 /* oshrun_server.c */
 int oshrun_server_start(oshrun_job_t *job);
 int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env);
-void oshrun_server_stop(oshrun_job_t *job);
+/* Seconds oshrun waits for libpmix's server to finalize after a job that
+ * ended normally (it takes milliseconds unless libpmix is stuck). */
+#define OSHRUN_FINALIZE_WAIT 2
+/* Finalizes the PMIx server: 0, or -1 when it did not return within
+ * OSHRUN_FINALIZE_WAIT seconds and oshrun must leave by _exit (libpmix's
+ * state is locked; nothing may run its exit-time code). */
+int oshrun_server_stop(oshrun_job_t *job);
+
+/* oshrun_sock.c: for a connection accepted on a loopback TCP listener,
+ * the owner (uid) and inode of the client's socket, as the kernel knows
+ * them; 0 or -1 when it is gone or cannot be found. */
+int oshrun_sock_peer(int sd, unsigned *uid, unsigned long *inode);
+
+/* oshrun_peer.c: from now on only job's PEs may connect to its PMIx
+ * server (called before the server starts listening). */
+void oshrun_peer_watch(oshrun_job_t *job);
+/* Connections the check let through so far: 0 once a PE has connected
+ * means that libpmix reached it without calling accept(), unchecked. */
+int oshrun_peer_admitted(void);
 
 /* oshrun_spawn.c */
 int oshrun_spawn(oshrun_job_t *job);

@@ -6,6 +6,8 @@ tools_oshrun_SOURCES = \
 	tools/oshrun.h \
 	tools/oshrun_opts.c \
 	tools/oshrun_server.c \
+	tools/oshrun_peer.c \
+	tools/oshrun_sock.c \
 	tools/oshrun_spawn.c \
 	tools/oshrun_loop.c \
 	tools/oshrun_output.c \

@@ -8,11 +8,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pmix.h>
 #include <pmix_server.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tools/oshrun.h"
@@ -64,9 +66,19 @@ static oshrun_pe_t *pe_of(const pmix_proc_t *proc)
 static pmix_status_t on_connected(const pmix_proc_t *proc, void *obj,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    static int warned; /* progress thread only */
     oshrun_pe_t *pe = pe_of(proc);
 
     (void)obj, (void)cbfunc, (void)cbdata;
+    /* A libpmix that accepts its connections some other way than accept()
+     * bypasses oshrun_peer.c: say so rather than seem to be protected. */
+    if (!warned && oshrun_peer_admitted() == 0) {
+        warned = 1;
+        oshrun_msg("warning: libpmix (%s) took a PE's connection without "
+                   "oshrun's check of who is connecting; any local process "
+                   "may be able to join this job (docs/security.md)",
+                   PMIx_Get_version());
+    }
     pthread_mutex_lock(&the_job->lock);
     if (pe)
         pe->connected = 1;
@@ -260,6 +272,9 @@ int oshrun_server_start(oshrun_job_t *job)
      * runs, retries its socket for over two seconds before falling back. */
     setenv("PMIX_MCA_psec", "native", 0);
     snprintf(job->nspace, sizeof(job->nspace), "oshrun.%ld", (long)getpid());
+    /* Before libpmix listens: from its first connection on, only the
+     * job's PEs get through (oshrun_peer.c). */
+    oshrun_peer_watch(job);
     if (server_init(job))
         return -1;
     return register_job(job);
@@ -289,11 +304,58 @@ int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env)
     return 0;
 }
 
-void oshrun_server_stop(oshrun_job_t *job)
+/* PMIx_server_finalize on a thread of its own, so that oshrun can give up
+ * waiting for it. */
+typedef struct stop_op {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cv;
+    int done;
+} stop_op_t;
+
+static void *finalize_thread(void *arg)
 {
+    stop_op_t *op = arg;
+
+    PMIx_server_finalize();
+    pthread_mutex_lock(&op->lock);
+    op->done = 1;
+    pthread_cond_signal(&op->done_cv);
+    pthread_mutex_unlock(&op->lock);
+    return NULL;
+}
+
+int oshrun_server_stop(oshrun_job_t *job)
+{
+    /* Not freed when finalize never returns: its thread still uses it. */
+    static stop_op_t op = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+                           0};
+    struct timespec until;
+    pthread_t tid;
+    int done, rc = 0;
+
     /* After a failure libpmix 4.2 may deadlock in its finalize (a PE that
      * died while connecting leaves a lock taken); every PE is gone by now
      * and the server's files go with oshrun's temporary directory. */
-    if (job->status == 0)
-        PMIx_server_finalize();
+    if (job->status != 0)
+        return 0;
+    /* It can also deadlock after a success, once it has refused a
+     * connection during the handshake (libpmix 4.2.2 then blocks on a
+     * mutex in pmix_rte_finalize). oshrun_peer.c keeps other processes
+     * from getting that far, but whatever reached the socket, oshrun ends
+     * with the job's status within OSHRUN_FINALIZE_WAIT seconds. */
+    if (pthread_create(&tid, NULL, finalize_thread, &op) != 0)
+        return 0;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += OSHRUN_FINALIZE_WAIT;
+    pthread_mutex_lock(&op.lock);
+    while (!op.done && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&op.done_cv, &op.lock, &until);
+    done = op.done;
+    pthread_mutex_unlock(&op.lock);
+    if (done) {
+        pthread_join(tid, NULL);
+        return 0;
+    }
+    pthread_detach(tid);
+    return -1;
 }
