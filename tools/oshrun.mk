@@ -17,7 +17,6 @@ tools_oshrun_SOURCES = \
 tools_oshrun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
 tools_oshrun_CFLAGS = $(AM_CFLAGS) -pthread
 tools_oshrun_LDADD = $(PMIX_LIBS) -lpthread
-EXTRA_DIST += docs/security-launcher.md
 
 include $(srcdir)/tests/launch/launch.mk
 EXTRA_DIST += bench/startup/startup.sh bench/startup/hello.c \

@@ -16,7 +16,7 @@
  *    touched, found without following links.
  * A pid is "gone" when no process of this pid namespace has it; a job in
  * another pid namespace that shares /dev/shm and the user id is not told
- * apart (docs/security-launcher.md).
+ * apart (docs/security.md, "Launcher death and leftovers").
  */
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE

@@ -1,5 +1,5 @@
 # Blind accesses by an outsider to a job's registered memory
-# (tests/security/fabric_keys.cases; docs/security-fabric.md).
+# (tests/security/fabric_keys.cases; docs/security.md, "Fabric keys and what each provider authenticates").
 check_PROGRAMS += tests/security/fabric_victim tests/security/fabric_attack
 tests_security_fabric_victim_SOURCES = tests/security/fabric_victim.c
 tests_security_fabric_victim_LDADD = libweft.la

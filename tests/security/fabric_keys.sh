@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A blind attack on a running job's registered memory (docs/security-fabric.md):
+# A blind attack on a running job's registered memory (docs/security.md, "Fabric keys and what each provider authenticates"):
 # a 2-PE job on PROVIDER (SHMEM_LOCAL=0) fills its heap and globals with a
 # pattern; tests/security/fabric_attack, run as a second, freshly created
 # user (as this user, another job, where users cannot be created), reads the

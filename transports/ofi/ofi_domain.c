@@ -12,7 +12,7 @@
  * every registration gets a fresh random key of the provider's
  * mr_key_size. On tcp;ofi_rxm and sockets the key is all that stands
  * between a registered segment and anyone who can reach the listening port
- * (docs/security-fabric.md): small counters (1, 2, 3) were guessed by a
+ * (docs/security.md, "Fabric keys and what each provider authenticates"): small counters (1, 2, 3) were guessed by a
  * blind fi_write. Peers learn keys only through the boot exchange.
  */
 #include "config.h"

@@ -20,7 +20,7 @@
  *    user cannot be removed by us: it is reported, once per node, with what
  *    to do (it cannot clash with Weft's own names any more).
  * The pid of a name is checked in this pid namespace only (see
- * docs/security-launcher.md).
+ * docs/security.md, "Launcher death and leftovers").
  */
 #define _GNU_SOURCE
 #include "config.h"
