@@ -240,12 +240,12 @@ static void tmp_remove_stale(int dir, const char *base, const char *name)
 
 static void tmp_sweep(void)
 {
-    const char *base = getenv("TMPDIR");
+    /* Where this oshrun makes its own directory, so where earlier ones of
+     * the same TMPDIR made theirs (/tmp for a TMPDIR too long). */
+    const char *base = oshrun_tmp_base();
     struct dirent *e;
     DIR *d;
 
-    if (!base || !*base)
-        base = "/tmp";
     d = opendir(base);
     if (!d)
         return;
