@@ -114,6 +114,20 @@ static int connect_pmix(void)
     /* PMIx 4 still initialises as a singleton here; it owes a finalize. */
     shmi_boot_pmix.connected = 1;
     shmi_boot_pmix.singleton = 1;
+    if (getenv("PMIX_NAMESPACE") && getenv("PMIX_RANK")) {
+        /* A launcher started this PE as a member of a job, and its server
+         * did not take the connection (it refused it, or has gone): going
+         * on alone would run a different program than the user started. */
+        SHMI_LOG(SHMI_LOG_ERROR, "boot",
+                 "PMIx_Init: the launcher's PMIx server (job %s, rank %s) "
+                 "refused or did not answer this PE's connection; it cannot "
+                 "join its job",
+                 getenv("PMIX_NAMESPACE"), getenv("PMIX_RANK"));
+        /* libpmix 4.2.2's PMIx_Finalize crashes after this half-made
+         * singleton start; the process is ending anyway. */
+        shmi_boot_pmix.connected = 0;
+        return SHMI_EIO;
+    }
     if (pmi1_launcher()) {
         SHMI_LOG(SHMI_LOG_ERROR, "boot",
                  "this program was started by a PMI-1/PMI-2 launcher (e.g. "

@@ -8,6 +8,8 @@
 #   launch.sh srun PROG N          under srun --mpi=pmix on a one-node Slurm
 #   launch.sh srun-multi PROG      srun over two simulated nodes
 #   launch.sh hydra PROG           MPICH's mpiexec.hydra is refused clearly
+#   launch.sh orphan PROG          a PE whose launcher's PMIx server is gone
+#                                  or refuses it stops; it does not run alone
 #   launch.sh fault PROG HOW STATUS REGEX
 #                                  PE 2 of 4 fails (HOW); the job must end
 #                                  within 2 s with STATUS, saying REGEX
@@ -158,6 +160,21 @@ case_hydra() {
     grep -q "oshrun, srun --mpi=pmix, or Open MPI's mpirun" "$out/stderr" ||
         fail "the refusal does not say what to use"
     echo "ok: refused under mpiexec.hydra (status $rc)"
+}
+
+case_orphan() {
+    need "$1"
+    # The environment a launcher gives its PEs, with a server that is not
+    # there (a closed loopback port): what a PE sees whose launcher died or
+    # refused its connection.
+    run env PMIX_NAMESPACE=weft-gone.$$ PMIX_RANK=1 \
+        PMIX_SERVER_URI41="weft-gone.$$.0;tcp4://127.0.0.1:1" \
+        PMIX_SERVER_URI4="weft-gone.$$.0;tcp4://127.0.0.1:1" timeout 30 "$1"
+    [ "$rc" = 1 ] || fail "status $rc, expected 1 (no crash, no run alone)"
+    grep -q "hello from PE" "$out/stdout" && fail "it ran as a single PE"
+    grep -q "PMIx server (job weft-gone.$$, rank 1) refused or did not answer" \
+        "$out/stderr" || fail "no message naming the job and rank"
+    echo "ok: a PE without its launcher's server stops with status 1"
 }
 
 # Processes of this job still alive (zombies excluded): those whose pids
@@ -358,9 +375,9 @@ case_exec() {
 what=${1:-}
 shift || true
 case "$what" in
-oshrun | singleton | mpirun | srun | hydra | fault | options | io | exec | order | env) "case_$what" "$@" ;;
+oshrun | singleton | mpirun | srun | hydra | orphan | fault | options | io | exec | order | env) "case_$what" "$@" ;;
 srun-multi) case_srun_multi "$@" ;;
 misuse) case_misuse "$@" ;;
 init-thread) case_init_thread "$@" ;;
-*) echo "usage: launch.sh oshrun|singleton|mpirun|srun|hydra|fault|options|io|exec|order|env ..." >&2; exit 2 ;;
+*) echo "usage: launch.sh oshrun|singleton|mpirun|srun|hydra|orphan|fault|options|io|exec|order|env ..." >&2; exit 2 ;;
 esac
