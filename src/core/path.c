@@ -33,7 +33,7 @@ static const char *const shmi_seg_names[SHMI_SEG_COUNT] = {"heap", "data",
 /* ---- fatal errors of the data plane --------------------------------------- */
 
 /* The usual cause of a bad PE or segment outside a job: say so. */
-static void shmi_dp_check_state(const char *routine)
+void shmi_dp_check_state(const char *routine)
 {
     if (shmi_state.finalized)
         SHMI_FATAL("%s: called after shmem_finalize", routine);
@@ -49,19 +49,6 @@ _Noreturn void shmi_dp_bad_pe(const char *routine, shmem_ctx_t ctx, int pe)
                    routine, pe, ctx->team->n_pes);
     SHMI_FATAL("%s: PE %d is out of range (the job has PEs 0..%d)", routine, pe,
                shmi_n_pes_fast() - 1);
-}
-
-_Noreturn void shmi_dp_bad_addr(const char *routine, const void *addr,
-                                size_t len, int pe)
-{
-    shmi_dp_check_state(routine);
-    if (addr == NULL)
-        SHMI_FATAL("%s: NULL address for %zu bytes (target PE %d)", routine,
-                   len, pe);
-    SHMI_FATAL("%s: address %p (%zu bytes, target PE %d) is not inside a "
-               "symmetric segment: use memory from shmem_malloc or a global "
-               "or static variable",
-               routine, addr, len, pe);
 }
 
 _Noreturn void shmi_dp_bad_ctx(const char *routine)
