@@ -78,8 +78,14 @@ int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe)
 {
     const struct shmem_impl_team *t = ctx->team;
 
+    if (SHMI_UNLIKELY(t == &shmi_ctx_dead_team))
+        shmi_ctx_bad_destroyed(routine, ctx);
     if (t == NULL)
         shmi_dp_check_state(routine);
+    if (t != NULL && t->destroyed)
+        SHMI_FATAL("%s: the team of context %p was destroyed "
+                   "(shmem_team_destroy)",
+                   routine, (void *)ctx);
     if (t == NULL || (unsigned)pe >= (unsigned)t->n_pes)
         shmi_dp_bad_pe(routine, ctx, pe);
     return shmi_team_world_pe(t, pe);

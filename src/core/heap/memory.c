@@ -258,7 +258,7 @@ void *shmi_team_ptr(shmem_team_t team, const void *dest, int pe)
 {
     int wpe;
 
-    if (team == SHMEM_TEAM_INVALID)
+    if (shmi_team_check("shmem_team_ptr", team))
         return NULL;
     wpe = shmi_team_translate_to_world(team, pe);
     return wpe < 0 ? NULL : shmi_ptr(dest, wpe);
