@@ -262,16 +262,19 @@ uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
                        uint64_t value);
 
 /*
- * shmi_amo and shmi_put_signal on the default context for the runtime's own
- * symmetric state (collective flags and buffers, which lie before the heap's
- * user area): the range is checked against the whole segment. Never for an
- * address that comes from the program. amo.c, signal.c.
+ * shmi_amo, shmi_put_signal and shmi_get on the default context for the
+ * runtime's own symmetric state (collective flags and buffers, the
+ * SHMEM_DEBUG argument slots: they lie before the heap's user area): the
+ * range is checked against the whole segment. Never for an address that
+ * comes from the program. amo.c, signal.c, rma.c.
  */
 void shmi_amo_runtime(const char *routine, shmi_amo_op_t op, shmi_dtype_t dt,
                       void *dest, const void *operand, void *fetched, int pe);
 void shmi_put_signal_runtime(const char *routine, void *dest, const void *src,
                              size_t nbytes, uint64_t *sig_addr, uint64_t signal,
                              int sig_op, int pe);
+void shmi_get_runtime(const char *routine, void *dest, const void *src,
+                      size_t nbytes, int pe);
 
 /* Quiet on ctx for every PE (ctx destroy, finalize). order.c. */
 void shmi_dp_ctx_quiet(const char *routine, shmem_ctx_t ctx);

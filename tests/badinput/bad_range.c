@@ -13,6 +13,7 @@
  *   put_straddle    16-byte put over the end of the user area
  *   put_past_data   16-byte put over the end of the program's variables
  *   put_nelems get_nelems   shmem_long_put/get with nelems = SIZE_MAX/8 + 2
+ *   iput_nelems     shmem_long_iput with nelems = SIZE_MAX/8 + 2
  *   ctx_destroy_twice       shmem_ctx_destroy twice on one context
  *   ctx_put_destroyed       shmem_ctx_long_put on a destroyed context
  *   reduce_huge     shmem_long_sum_reduce(team, d, s, SIZE_MAX / 8), all PEs
@@ -98,6 +99,8 @@ static int one_pe_mode(const char *mode, long *first, int peer)
         shmem_long_put(first, v, SIZE_MAX / 8 + 2, peer);
     else if (!strcmp(mode, "get_nelems"))
         shmem_long_get(v, first, SIZE_MAX / 8 + 2, peer);
+    else if (!strcmp(mode, "iput_nelems"))
+        shmem_long_iput(first, v, 1, 1, SIZE_MAX / 8 + 2, peer);
     else if (!strcmp(mode, "ctx_destroy_twice") ||
              !strcmp(mode, "ctx_put_destroyed")) {
         if (shmem_ctx_create(0, &ctx) != 0) {

@@ -62,6 +62,11 @@ size_t shmi_heap_max_align(void);
  * for transports/local. Returns 0 or a negative SHMI_E* code. */
 int shmi_segments_peer_desc(int pe, int seg, shmi_shm_desc_t *d);
 
+/* With SHMEM_DEBUG=1, allocates the slots through which shmem_malloc and
+ * shmem_free compare their arguments across PEs (memory.c); called by
+ * segments.c during shmem_init, before the user area is fixed. */
+void shmi_heap_debug_init(void);
+
 /* ---- heap.c, for segments.c ---------------------------------------------- */
 
 /* Creates the heap object (kind: SHMEM_HEAP_OBJECT) of size bytes (rounded

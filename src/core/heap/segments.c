@@ -164,6 +164,7 @@ int shmi_segments_user_start(void)
     size_t lo, hi;
     int ret;
 
+    shmi_heap_debug_init();
     ret = shmi_heap_user_window(shmi_env.SYMMETRIC_SIZE, &lo, &hi);
     if (ret != 0)
         return ret;
