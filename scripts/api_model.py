@@ -135,7 +135,7 @@ class Family:
         return f"shmem_{self.stem}{self.suffix}"
 
     def _make(self, name, ctype, dt, es, use_ctx, complex_=False):
-        nb = "nelems" if es == "1" else f"nelems * {es}"
+        nb = "nelems" if es == "1" else f"shmi_nbytes(nelems, {es})"
         sub = dict(T=ctype, DT=dt, NAME=name, ES=es, NB=nb,
                    CTX="ctx" if use_ctx else "SHMEM_CTX_DEFAULT")
         params = Template(self.params).substitute(sub)

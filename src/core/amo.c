@@ -79,10 +79,12 @@ static inline int shmi_amo_args_ok(shmi_amo_op_t op, shmi_dtype_t dt,
            (!(need & SHMI_AMO_NEED_FETCH) || fetched);
 }
 
-static inline void shmi_amo_do(const char *routine, shmem_ctx_t ctx,
-                               shmi_amo_op_t op, shmi_dtype_t dt, void *dest,
-                               const void *operand, const void *compare,
-                               void *fetched, int pe, int nbi)
+/* runtime: 1 for the runtime's own state (shmi_amo_runtime), whose words
+ * lie outside the user area; constant in every caller. */
+static inline __attribute__((always_inline)) void
+shmi_amo_do(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
+            shmi_dtype_t dt, void *dest, const void *operand,
+            const void *compare, void *fetched, int pe, int nbi, int runtime)
 {
     size_t off;
     int seg;
@@ -92,7 +94,9 @@ static inline void shmi_amo_do(const char *routine, shmem_ctx_t ctx,
     if (SHMI_UNLIKELY(
             !shmi_amo_args_ok(op, dt, dest, operand, compare, fetched)))
         shmi_amo_bad(routine, op, dt, dest, pe);
-    seg = shmi_dp_seg(routine, dest, shmi_dtype_size(dt), pe, &off);
+    seg = runtime ? shmi_dp_seg_runtime(routine, dest, shmi_dtype_size(dt), pe,
+                                        &off)
+                  : shmi_dp_seg(routine, dest, shmi_dtype_size(dt), pe, &off);
     if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE)) {
         int ret = shmi_device_amo(routine, ctx, pe, seg, off, op, dt, operand,
                                   compare, fetched, nbi);
@@ -114,12 +118,21 @@ void shmi_amo(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
               shmi_dtype_t dt, void *dest, const void *operand,
               const void *compare, void *fetched, int pe)
 {
-    shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 0);
+    shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 0,
+                0);
+}
+
+void shmi_amo_runtime(const char *routine, shmi_amo_op_t op, shmi_dtype_t dt,
+                      void *dest, const void *operand, void *fetched, int pe)
+{
+    shmi_amo_do(routine, SHMEM_CTX_DEFAULT, op, dt, dest, operand, NULL,
+                fetched, pe, 0, 1);
 }
 
 void shmi_amo_nbi(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
                   shmi_dtype_t dt, void *dest, const void *operand,
                   const void *compare, void *fetched, int pe)
 {
-    shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 1);
+    shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 1,
+                0);
 }

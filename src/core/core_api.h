@@ -28,6 +28,21 @@
 #include "core/dtype.h"
 #include "shmem.h"
 
+/*
+ * The byte count of nelems elements of es bytes for the typed wrappers;
+ * SIZE_MAX when it does not fit in size_t. No symmetric range is that long,
+ * so the range check that every call makes anyway refuses it (and its
+ * message names nelems): a wrapped count (nelems = SIZE_MAX / 8 + 2 longs
+ * would be 8 bytes) can never be taken for a small transfer. Two
+ * instructions in the wrapper (a shift and a branch) for es > 1.
+ */
+static inline size_t shmi_nbytes(size_t nelems, size_t es)
+{
+    size_t n;
+
+    return __builtin_mul_overflow(nelems, es, &n) ? SIZE_MAX : n;
+}
+
 /* ---- RMA (src/core/rma.c) ------------------------------------------------ */
 
 /* Blocking put: returns when src may be reused. */

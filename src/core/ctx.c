@@ -12,7 +12,10 @@
  * with or without store ordering.
  *
  * Live contexts are kept in a list so that shmem_finalize can release the
- * endpoints of contexts the program did not destroy.
+ * endpoints of contexts the program did not destroy. A destroyed context
+ * keeps its (small) memory until shmem_finalize, marked destroyed, so that
+ * a second shmem_ctx_destroy or any later use of the handle is an error
+ * naming the routine instead of a double free or a read of freed memory.
  */
 #include "config.h"
 
@@ -30,7 +33,11 @@ typedef struct shmi_ctx_node {
     struct shmi_ctx_node *prev, *next;
 } shmi_ctx_node_t;
 
+struct shmem_impl_team shmi_ctx_dead_team;
+
 static shmi_ctx_node_t *shmi_ctx_list;
+/* Destroyed contexts, linked by next; freed by shmem_finalize. */
+static shmi_ctx_node_t *shmi_ctx_dead;
 static pthread_mutex_t shmi_ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const long shmi_ctx_known_options =
@@ -85,6 +92,10 @@ void shmi_ctx_default_finalize(void)
         shmi_team_ctx_release(n->ctx.team);
         free(n);
     }
+    while ((n = shmi_ctx_dead) != NULL) {
+        shmi_ctx_dead = n->next;
+        free(n);
+    }
     pthread_mutex_unlock(&shmi_ctx_list_lock);
     shmi_ctx_teardown("shmem_finalize", SHMEM_CTX_DEFAULT);
 }
@@ -135,8 +146,14 @@ void shmi_ctx_destroy(shmem_ctx_t ctx)
         return;
     if (ctx == SHMEM_CTX_DEFAULT)
         SHMI_FATAL("shmem_ctx_destroy: SHMEM_CTX_DEFAULT cannot be destroyed");
+    if (ctx->destroyed)
+        SHMI_FATAL("shmem_ctx_destroy: context %p was already destroyed (a "
+                   "context may be destroyed once)",
+                   (void *)ctx);
     shmi_ctx_teardown("shmem_ctx_destroy", ctx);
     shmi_team_ctx_release(ctx->team);
+    ctx->destroyed = 1;
+    ctx->team = &shmi_ctx_dead_team;
     pthread_mutex_lock(&shmi_ctx_list_lock);
     if (n->prev)
         n->prev->next = n->next;
@@ -144,8 +161,25 @@ void shmi_ctx_destroy(shmem_ctx_t ctx)
         shmi_ctx_list = n->next;
     if (n->next)
         n->next->prev = n->prev;
+    n->prev = NULL;
+    n->next = shmi_ctx_dead;
+    shmi_ctx_dead = n;
     pthread_mutex_unlock(&shmi_ctx_list_lock);
-    free(n);
+}
+
+_Noreturn void shmi_ctx_bad_destroyed(const char *routine, shmem_ctx_t ctx)
+{
+    SHMI_FATAL("%s: context %p was destroyed (shmem_ctx_destroy) and cannot "
+               "be used again",
+               routine, (void *)ctx);
+}
+
+void shmi_ctx_check(const char *routine, shmem_ctx_t ctx)
+{
+    if (ctx == SHMEM_CTX_INVALID)
+        shmi_dp_bad_ctx(routine);
+    if (ctx->destroyed)
+        shmi_ctx_bad_destroyed(routine, ctx);
 }
 
 /* Sessions are performance hints (1.6); the load/store path has nothing to
@@ -161,10 +195,13 @@ void shmi_ctx_session_start(shmem_ctx_t ctx, long options,
     shmi_require_init("shmem_ctx_session_start");
     if (ctx == SHMEM_CTX_INVALID)
         return;
+    if (ctx->destroyed)
+        shmi_ctx_bad_destroyed("shmem_ctx_session_start", ctx);
 }
 
 void shmi_ctx_session_stop(shmem_ctx_t ctx)
 {
-    (void)ctx;
     shmi_require_init("shmem_ctx_session_stop");
+    if (ctx != SHMEM_CTX_INVALID && ctx->destroyed)
+        shmi_ctx_bad_destroyed("shmem_ctx_session_stop", ctx);
 }

@@ -17,7 +17,24 @@ struct shmem_impl_ctx {
                              threads (no PRIVATE/SERIALIZED): calls take
                              `lock` in SHMEM_THREAD_MULTIPLE */
     pthread_mutex_t lock; /* serialises fabric_ep use when `locked` */
+    int destroyed;        /* 1 after shmem_ctx_destroy: the handle is kept
+                             (never reused) so that a later use is an
+                             error that names the routine, not a read of
+                             freed memory; team is then shmi_ctx_dead_team */
 };
+
+/* The team of every destroyed context: not SHMEM_TEAM_WORLD, so that the
+ * common path of the data plane sends such a context to the full path,
+ * where shmi_dp_team_pe reports it; this costs the common path nothing. */
+extern struct shmem_impl_team shmi_ctx_dead_team;
+
+/* Fatal, naming routine, when ctx is SHMEM_CTX_INVALID or was destroyed.
+ * For the routines that take a context outside the data plane's checks
+ * (fence, quiet, ctx_get_team, sessions). ctx.c. */
+void shmi_ctx_check(const char *routine, shmem_ctx_t ctx);
+
+/* Never returns: ctx was destroyed (shmem_ctx_destroy) and used again. */
+_Noreturn void shmi_ctx_bad_destroyed(const char *routine, shmem_ctx_t ctx);
 
 /* Creates a context on team (SHMEM_TEAM_WORLD for shmem_ctx_create).
  * Returns 0, or nonzero when no more contexts can be made. src/core/ctx.c */

@@ -45,13 +45,28 @@ extern int shmi_dp_cpu_atomics;
  * order them against later plain stores). Set by path.c. */
 extern int shmi_dp_mixed;
 
-/* Never returns: names the routine, the PE and what was wrong. */
+/* Fatal, naming routine, when the library is not initialized (before
+ * shmem_init, after shmem_finalize): the usual cause of a bad PE or
+ * address. Returns otherwise. path.c. */
+void shmi_dp_check_state(const char *routine);
+
+/* Never returns: names the routine, the PE and what was wrong.
+ * shmi_dp_bad_addr (range_check.c) says which bound the range crossed. */
 _Noreturn void shmi_dp_bad_pe(const char *routine, shmem_ctx_t ctx, int pe);
 _Noreturn void shmi_dp_bad_addr(const char *routine, const void *addr,
                                 size_t len, int pe);
 _Noreturn void shmi_dp_bad_ctx(const char *routine);
 _Noreturn void shmi_dp_unreachable(const char *routine, int pe, int seg);
 _Noreturn void shmi_dp_fabric_error(const char *routine, int pe, int ret);
+
+/*
+ * For the collectives' entry points (coll_api.c): fatal, naming routine and
+ * nelems, when nelems elements of es bytes exceed any buffer, and, naming
+ * the range, when dest or src (NULL: not checked) lies in a symmetric
+ * segment without fitting in its user part. range_check.c.
+ */
+void shmi_coll_check_count(const char *routine, const void *dest,
+                           const void *src, size_t nelems, size_t es);
 
 /* Translation of a PE number of a team context into a world PE: slow path. */
 int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe);
@@ -94,13 +109,42 @@ static inline void shmi_dp_check_local(const char *routine, const void *buf,
 }
 
 /*
- * Finds the segment of the symmetric range [addr, addr+len), len > 0; fatal
- * if none. One subtraction and one compare per segment finds where addr
- * starts (segments do not overlap, and an addr below a base wraps to a huge
- * offset); the check that the range fits is then one more compare.
+ * Finds the segment of the symmetric range [addr, addr+len), len > 0, and
+ * its offset from the segment's base; fatal if none. The range must lie in
+ * the part of a segment that the program may address (shmi_seg_t.user): a
+ * put into the runtime's own state at the start of the heap, into the slack
+ * after the user area or past the program's bss is refused like any other
+ * address that is not symmetric. One subtraction and one compare per segment
+ * find where addr starts (an addr below the start wraps to a huge offset);
+ * the check that the range fits is one more compare, and it cannot wrap
+ * (d < user_size), so a byte count near SIZE_MAX fails it too.
  */
 static inline int shmi_dp_seg(const char *routine, const void *addr, size_t len,
                               int pe, size_t *off)
+{
+    uintptr_t a = (uintptr_t)addr;
+    const shmi_seg_t *g = shmi_state.seg;
+
+    for (int s = 0; s < SHMI_SEG_COUNT; s++, g++) {
+        uintptr_t d = a - (uintptr_t)g->user;
+
+        if (d < g->user_size) {
+            if (SHMI_DP_CHECKS && SHMI_UNLIKELY(len > g->user_size - d))
+                break;
+            *off = d + g->user_off;
+            return s;
+        }
+    }
+    shmi_dp_bad_addr(routine, addr, len, pe);
+}
+
+/*
+ * The same for the runtime's own symmetric state (team and collective
+ * flags and buffers, src/core/coll/coll_state.c): the whole segment.
+ * Only the runtime's own calls use it, never an address from the program.
+ */
+static inline int shmi_dp_seg_runtime(const char *routine, const void *addr,
+                                      size_t len, int pe, size_t *off)
 {
     uintptr_t a = (uintptr_t)addr;
 
@@ -108,9 +152,7 @@ static inline int shmi_dp_seg(const char *routine, const void *addr, size_t len,
         uintptr_t d = a - (uintptr_t)shmi_state.seg[s].base;
         size_t size = shmi_state.seg[s].size;
 
-        if (d < size) {
-            if (SHMI_DP_CHECKS && SHMI_UNLIKELY(len > size - d))
-                break;
+        if (d < size && len <= size - d) {
             *off = d;
             return s;
         }
@@ -121,9 +163,10 @@ static inline int shmi_dp_seg(const char *routine, const void *addr, size_t len,
 /*
  * The common case of an RMA call, decided with loads and compares only, so
  * that a routine built on it needs no stack frame (bench/check_cost): a world
- * context, a PE in range whose heap is mapped here, a range inside the heap,
- * a non-NULL local buffer and no device heap. Returns where sym lies in that
- * PE's mapping of the heap, or NULL when the full path must decide; that
+ * context, a PE in range whose heap is mapped here, a range inside the
+ * heap's user area, a non-NULL local buffer and no device heap. Returns
+ * where sym lies in that PE's mapping of the heap (heap_user_peer, state.h),
+ * or NULL when the full path must decide; that
  * path also names whatever argument was wrong. The checks are the same as
  * the full path's: PE range (one compare), NULL local buffer (one test),
  * range (an add whose carry is tested, and one compare, where the unchecked
@@ -133,8 +176,8 @@ static inline void *shmi_dp_fast_peer(shmem_ctx_t ctx, const void *sym,
                                       const void *local, size_t len, int pe)
 {
     const shmi_seg_t *heap = &shmi_state.seg[SHMI_SEG_HEAP];
-    uintptr_t d = (uintptr_t)sym - (uintptr_t)heap->base;
-    char **bases = shmi_state.peer_base[SHMI_SEG_HEAP];
+    uintptr_t d = (uintptr_t)sym - (uintptr_t)heap->user;
+    char **bases = shmi_state.heap_user_peer;
     char *b;
 
     if (SHMI_UNLIKELY(ctx == SHMEM_CTX_INVALID || ctx->team != SHMEM_TEAM_WORLD))
@@ -144,14 +187,14 @@ static inline void *shmi_dp_fast_peer(shmem_ctx_t ctx, const void *sym,
                       local == NULL))
         return NULL;
     if (SHMI_DP_CHECKS) {
-        /* [d, d + len) inside the heap, d + len not wrapping around (len 0
-         * at the very end copies nothing) */
+        /* [d, d + len) inside the heap's user area, d + len not wrapping
+         * around (len 0 at the very end copies nothing) */
         size_t end;
 
         if (SHMI_UNLIKELY(__builtin_add_overflow(d, len, &end) ||
-                          end > heap->size))
+                          end > heap->user_size))
             return NULL;
-    } else if (SHMI_UNLIKELY(d >= heap->size)) {
+    } else if (SHMI_UNLIKELY(d >= heap->user_size)) {
         return NULL;
     }
     if (SHMI_UNLIKELY(shmi_device_active || bases == NULL))
@@ -217,6 +260,21 @@ void shmi_progress(void);
  * satisfied the comparison (signal_wait_until). wait.c. */
 uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
                        uint64_t value);
+
+/*
+ * shmi_amo, shmi_put_signal and shmi_get on the default context for the
+ * runtime's own symmetric state (collective flags and buffers, the
+ * SHMEM_DEBUG argument slots: they lie before the heap's user area): the
+ * range is checked against the whole segment. Never for an address that
+ * comes from the program. amo.c, signal.c, rma.c.
+ */
+void shmi_amo_runtime(const char *routine, shmi_amo_op_t op, shmi_dtype_t dt,
+                      void *dest, const void *operand, void *fetched, int pe);
+void shmi_put_signal_runtime(const char *routine, void *dest, const void *src,
+                             size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+                             int sig_op, int pe);
+void shmi_get_runtime(const char *routine, void *dest, const void *src,
+                      size_t nbytes, int pe);
 
 /* Quiet on ctx for every PE (ctx destroy, finalize). order.c. */
 void shmi_dp_ctx_quiet(const char *routine, shmem_ctx_t ctx);

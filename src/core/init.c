@@ -115,6 +115,7 @@ static void start(const char *routine, int thread_level)
     shmi_segments_connected();
     step(shmi_ctx_default_init(), routine, "default context set-up");
     step(shmi_teams_init(), routine, "team set-up");
+    step(shmi_segments_user_start(), routine, "symmetric segment set-up");
     shmi_state.initialized = 1;
     shmi_barrier_all();
     report();
@@ -172,6 +173,7 @@ void shmi_finalize(void)
         return;
     shmi_require_init("shmem_finalize");
     shmi_barrier_all(); /* completes every PE's outstanding traffic */
+    shmi_segments_user_end();
     shmi_teams_finalize();
     shmi_ctx_default_finalize();
     shmi_paths_finalize();

@@ -74,8 +74,11 @@ void shmi_fence(void)
     shmi_order_fence("shmem_fence", SHMEM_CTX_DEFAULT);
 }
 
+/* The ctx forms also refuse a destroyed context (ctx.h); the default
+ * context cannot be destroyed, so shmem_fence and shmem_quiet skip that. */
 void shmi_ctx_fence(shmem_ctx_t ctx)
 {
+    shmi_ctx_check("shmem_ctx_fence", ctx);
     shmi_order_fence("shmem_ctx_fence", ctx);
 }
 
@@ -86,6 +89,7 @@ void shmi_quiet(void)
 
 void shmi_ctx_quiet(shmem_ctx_t ctx)
 {
+    shmi_ctx_check("shmem_ctx_quiet", ctx);
     shmi_order_quiet("shmem_ctx_quiet", ctx, -1);
 }
 
@@ -113,5 +117,6 @@ void shmi_pe_quiet(const int *target_pes, size_t npes)
 
 void shmi_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
+    shmi_ctx_check("shmem_ctx_pe_quiet", ctx);
     shmi_order_pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes);
 }

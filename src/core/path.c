@@ -33,7 +33,7 @@ static const char *const shmi_seg_names[SHMI_SEG_COUNT] = {"heap", "data",
 /* ---- fatal errors of the data plane --------------------------------------- */
 
 /* The usual cause of a bad PE or segment outside a job: say so. */
-static void shmi_dp_check_state(const char *routine)
+void shmi_dp_check_state(const char *routine)
 {
     if (shmi_state.finalized)
         SHMI_FATAL("%s: called after shmem_finalize", routine);
@@ -49,19 +49,6 @@ _Noreturn void shmi_dp_bad_pe(const char *routine, shmem_ctx_t ctx, int pe)
                    routine, pe, ctx->team->n_pes);
     SHMI_FATAL("%s: PE %d is out of range (the job has PEs 0..%d)", routine, pe,
                shmi_n_pes_fast() - 1);
-}
-
-_Noreturn void shmi_dp_bad_addr(const char *routine, const void *addr,
-                                size_t len, int pe)
-{
-    shmi_dp_check_state(routine);
-    if (addr == NULL)
-        SHMI_FATAL("%s: NULL address for %zu bytes (target PE %d)", routine,
-                   len, pe);
-    SHMI_FATAL("%s: address %p (%zu bytes, target PE %d) is not inside a "
-               "symmetric segment: use memory from shmem_malloc or a global "
-               "or static variable",
-               routine, addr, len, pe);
 }
 
 _Noreturn void shmi_dp_bad_ctx(const char *routine)
@@ -91,8 +78,14 @@ int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe)
 {
     const struct shmem_impl_team *t = ctx->team;
 
+    if (SHMI_UNLIKELY(t == &shmi_ctx_dead_team))
+        shmi_ctx_bad_destroyed(routine, ctx);
     if (t == NULL)
         shmi_dp_check_state(routine);
+    if (t != NULL && t->destroyed)
+        SHMI_FATAL("%s: the team of context %p was destroyed "
+                   "(shmem_team_destroy)",
+                   routine, (void *)ctx);
     if (t == NULL || (unsigned)pe >= (unsigned)t->n_pes)
         shmi_dp_bad_pe(routine, ctx, pe);
     return shmi_team_world_pe(t, pe);

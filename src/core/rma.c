@@ -58,9 +58,11 @@ shmi_rma_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
     shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, nbi);
 }
 
+/* runtime: 1 for the runtime's own state (shmi_get_runtime), outside the
+ * user area; a constant in every caller, as nbi is. */
 static inline __attribute__((always_inline)) void
-shmi_rma_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
-             size_t nbytes, int pe, int nbi)
+shmi_rma_get_in(const char *routine, shmem_ctx_t ctx, void *dest,
+                const void *src, size_t nbytes, int pe, int nbi, int runtime)
 {
     size_t off;
     int seg;
@@ -70,7 +72,8 @@ shmi_rma_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
     if (SHMI_UNLIKELY(nbytes == 0))
         return;
     shmi_dp_check_local(routine, dest, nbytes, pe);
-    seg = shmi_dp_seg(routine, src, nbytes, pe, &off);
+    seg = runtime ? shmi_dp_seg_runtime(routine, src, nbytes, pe, &off)
+                  : shmi_dp_seg(routine, src, nbytes, pe, &off);
     if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE ||
                       shmi_device_touches(dest, nbytes))) {
         shmi_rma_device(routine, ctx, 0, pe, seg, off, dest, nbytes, nbi);
@@ -82,6 +85,19 @@ shmi_rma_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
         return;
     }
     shmi_dp_fabric_get(routine, ctx, pe, seg, off, dest, nbytes, nbi);
+}
+
+static inline __attribute__((always_inline)) void
+shmi_rma_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
+             size_t nbytes, int pe, int nbi)
+{
+    shmi_rma_get_in(routine, ctx, dest, src, nbytes, pe, nbi, 0);
+}
+
+void shmi_get_runtime(const char *routine, void *dest, const void *src,
+                      size_t nbytes, int pe)
+{
+    shmi_rma_get_in(routine, SHMEM_CTX_DEFAULT, dest, src, nbytes, pe, 0, 1);
 }
 
 /* The common path of a put or get (shmi_dp_fast_peer): 0 when the call
@@ -208,14 +224,27 @@ typedef struct shmi_stride {
     size_t es; /* element size, bytes */
 } shmi_stride_t;
 
+/* The lowest byte of the span and its length; *len = SIZE_MAX when the
+ * span does not fit in memory (nelems or the stride too large), which the
+ * range check then refuses naming nelems (range_check.c). */
 static const char *shmi_stride_span(const char *base, ptrdiff_t stride,
                                     const shmi_stride_t *s, size_t *len)
 {
-    ptrdiff_t last = (ptrdiff_t)(s->nblocks - 1) * stride;
-    const char *lo = base + (last < 0 ? last : 0) * (ptrdiff_t)s->es;
+    ptrdiff_t last;
+    size_t mag, n;
 
-    *len = ((size_t)(last < 0 ? -last : last) + s->blk) * s->es;
-    return lo;
+    if (s->nblocks - 1 > (size_t)PTRDIFF_MAX ||
+        __builtin_mul_overflow((ptrdiff_t)(s->nblocks - 1), stride, &last))
+        goto too_long;
+    mag = last < 0 ? (size_t)0 - (size_t)last : (size_t)last;
+    if (__builtin_add_overflow(mag, s->blk, &n) ||
+        __builtin_mul_overflow(n, s->es, len) || *len > (size_t)PTRDIFF_MAX)
+        goto too_long;
+    return base + (last < 0 ? last * (ptrdiff_t)s->es : 0);
+
+too_long:
+    *len = SIZE_MAX;
+    return base;
 }
 
 static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,

@@ -52,6 +52,16 @@ int shmi_segments_init(void);
  * bootstrap fence: peers have mapped, so shared objects can be unlinked. */
 void shmi_segments_connected(void);
 
+/* Narrows the range checks of the program's calls to the user part of each
+ * segment (shmi_seg_t.user): called once from shmem_init after the
+ * runtime's own start-up state is allocated in the heap (teams,
+ * collectives). Returns 0 or a negative SHMI_E* code. */
+int shmi_segments_user_start(void);
+
+/* Widens them back to whole segments at the start of shmem_finalize (the
+ * runtime's own tear-down traffic). */
+void shmi_segments_user_end(void);
+
 /* Unmaps everything; called from shmem_finalize. */
 void shmi_segments_finalize(void);
 

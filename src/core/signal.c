@@ -80,9 +80,12 @@ static void shmi_put_signal_device(const char *routine, shmem_ctx_t ctx,
         shmi_device_fail(routine, pe, ret);
 }
 
-void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
-                     const void *src, size_t nbytes, uint64_t *sig_addr,
-                     uint64_t signal, int sig_op, int pe, int nbi)
+/* runtime: 1 for the runtime's own state (shmi_put_signal_runtime), which
+ * lies outside the user area; constant in every caller. */
+static inline __attribute__((always_inline)) void
+shmi_put_signal_do(const char *routine, shmem_ctx_t ctx, void *dest,
+                   const void *src, size_t nbytes, uint64_t *sig_addr,
+                   uint64_t signal, int sig_op, int pe, int nbi, int runtime)
 {
     size_t off = 0, soff;
     int seg = SHMI_SEG_HEAP, sseg;
@@ -94,11 +97,14 @@ void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
             (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) ||
             ((uintptr_t)sig_addr & 7)))
         shmi_signal_check(routine, sig_addr, sig_op, pe);
-    sseg = shmi_dp_seg(routine, sig_addr, sizeof(uint64_t), pe, &soff);
+    sseg = runtime ? shmi_dp_seg_runtime(routine, sig_addr, sizeof(uint64_t),
+                                         pe, &soff)
+                   : shmi_dp_seg(routine, sig_addr, sizeof(uint64_t), pe, &soff);
     s = shmi_seg_peer_ptr(pe, sseg, soff);
     if (SHMI_LIKELY(nbytes > 0)) {
         shmi_dp_check_local(routine, src, nbytes, pe);
-        seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
+        seg = runtime ? shmi_dp_seg_runtime(routine, dest, nbytes, pe, &off)
+                      : shmi_dp_seg(routine, dest, nbytes, pe, &off);
         p = shmi_seg_peer_ptr(pe, seg, off);
         if (SHMI_LIKELY(p != NULL && s != NULL && shmi_dp_cpu_atomics &&
                         !shmi_device_touches(src, nbytes))) {
@@ -114,6 +120,22 @@ void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
     }
     shmi_put_signal_slow(routine, ctx, src, nbytes, seg, off, p, sseg, soff, s,
                          signal, sig_op, pe, nbi);
+}
+
+void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
+                     const void *src, size_t nbytes, uint64_t *sig_addr,
+                     uint64_t signal, int sig_op, int pe, int nbi)
+{
+    shmi_put_signal_do(routine, ctx, dest, src, nbytes, sig_addr, signal,
+                       sig_op, pe, nbi, 0);
+}
+
+void shmi_put_signal_runtime(const char *routine, void *dest, const void *src,
+                             size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+                             int sig_op, int pe)
+{
+    shmi_put_signal_do(routine, SHMEM_CTX_DEFAULT, dest, src, nbytes, sig_addr,
+                       signal, sig_op, pe, 0, 1);
 }
 
 uint64_t shmi_signal_fetch(const uint64_t *sig_addr)

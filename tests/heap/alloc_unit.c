@@ -336,8 +336,64 @@ static void test_determinism(void)
     free(r2);
 }
 
+/* shmi_alloc_window: the user area starts at the first free block and the
+ * region is cut at its end, so that no block can land past it. */
+static void test_window(void)
+{
+    shmi_alloc_t *a;
+    size_t o[3], lo = 1, hi = 1, len, off;
+    shmi_alloc_stats_t st;
+
+    CHECK(shmi_alloc_create(64 * G, G, &a) == 0);
+    for (int i = 0; i < 3; i++)
+        CHECK(shmi_alloc_alloc(a, G, 0, &o[i]) == 0);
+    CHECK(shmi_alloc_free(a, o[1], &len) == 0); /* a hole at G */
+    CHECK(shmi_alloc_window(a, 10 * G - 5, &lo, &hi) == 0);
+    CHECK(lo == G && hi == 11 * G); /* want rounded up to the grain */
+    check_consistent(a, "window");
+    shmi_alloc_get_stats(a, &st);
+    CHECK(st.size == 11 * G);
+    /* the hole and [3G, 11G) are all that is left: 9 grains */
+    CHECK(shmi_alloc_alloc(a, 8 * G, 0, &off) == 0 && off == 3 * G);
+    CHECK(shmi_alloc_alloc(a, 2 * G, 0, &off) == SHMI_ENOMEM);
+    CHECK(shmi_alloc_alloc(a, G, 0, &off) == 0 && off == G);
+    CHECK(shmi_alloc_alloc(a, G, 0, &off) == SHMI_ENOMEM);
+    check_consistent(a, "window full");
+    shmi_alloc_destroy(a);
+
+    /* more than the region holds: the window ends with it, nothing cut */
+    CHECK(shmi_alloc_create(16 * G, G, &a) == 0);
+    CHECK(shmi_alloc_alloc(a, G, 0, &off) == 0);
+    CHECK(shmi_alloc_window(a, 100 * G, &lo, &hi) == 0);
+    CHECK(lo == G && hi == 16 * G);
+    check_consistent(a, "window whole");
+    shmi_alloc_destroy(a);
+
+    /* an allocated block past the end: refused, nothing changed */
+    CHECK(shmi_alloc_create(16 * G, G, &a) == 0);
+    CHECK(shmi_alloc_alloc(a, 8 * G, 0, &o[0]) == 0);
+    CHECK(shmi_alloc_alloc(a, 8 * G, 0, &o[1]) == 0);
+    CHECK(shmi_alloc_free(a, o[0], &len) == 0);
+    CHECK(shmi_alloc_window(a, 2 * G, &lo, &hi) == SHMI_EINVAL);
+    shmi_alloc_get_stats(a, &st);
+    CHECK(st.size == 16 * G);
+    check_consistent(a, "window refused");
+    shmi_alloc_destroy(a);
+
+    /* a window ending exactly where the last free block starts */
+    CHECK(shmi_alloc_create(16 * G, G, &a) == 0);
+    CHECK(shmi_alloc_alloc(a, 4 * G, 0, &off) == 0);
+    CHECK(shmi_alloc_free(a, off, &len) == 0);
+    CHECK(shmi_alloc_window(a, 0, &lo, &hi) == 0);
+    CHECK(lo == 0 && hi == 0);
+    CHECK(shmi_alloc_alloc(a, G, 0, &off) == SHMI_ENOMEM);
+    check_consistent(a, "window empty");
+    shmi_alloc_destroy(a);
+}
+
 int main(void)
 {
+    test_window();
     test_coalesce();
     test_alignment();
     test_exhaustion();

@@ -17,203 +17,203 @@ void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) { 
 #pragma weak shmem_barrier = pshmem_barrier
 void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_sync(PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_sync = pshmem_sync
-int pshmem_float_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_float_broadcast", team, dest, source, nelems * sizeof(float), PE_root); }
+int pshmem_float_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_float_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(float)), PE_root); }
 #pragma weak shmem_float_broadcast = pshmem_float_broadcast
-int pshmem_double_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_double_broadcast", team, dest, source, nelems * sizeof(double), PE_root); }
+int pshmem_double_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_double_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(double)), PE_root); }
 #pragma weak shmem_double_broadcast = pshmem_double_broadcast
-int pshmem_longdouble_broadcast(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_longdouble_broadcast", team, dest, source, nelems * sizeof(long double), PE_root); }
+int pshmem_longdouble_broadcast(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_longdouble_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(long double)), PE_root); }
 #pragma weak shmem_longdouble_broadcast = pshmem_longdouble_broadcast
-int pshmem_char_broadcast(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_char_broadcast", team, dest, source, nelems * sizeof(char), PE_root); }
+int pshmem_char_broadcast(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_char_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(char)), PE_root); }
 #pragma weak shmem_char_broadcast = pshmem_char_broadcast
-int pshmem_schar_broadcast(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_schar_broadcast", team, dest, source, nelems * sizeof(signed char), PE_root); }
+int pshmem_schar_broadcast(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_schar_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(signed char)), PE_root); }
 #pragma weak shmem_schar_broadcast = pshmem_schar_broadcast
-int pshmem_short_broadcast(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_short_broadcast", team, dest, source, nelems * sizeof(short), PE_root); }
+int pshmem_short_broadcast(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_short_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(short)), PE_root); }
 #pragma weak shmem_short_broadcast = pshmem_short_broadcast
-int pshmem_int_broadcast(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int_broadcast", team, dest, source, nelems * sizeof(int), PE_root); }
+int pshmem_int_broadcast(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(int)), PE_root); }
 #pragma weak shmem_int_broadcast = pshmem_int_broadcast
-int pshmem_long_broadcast(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_long_broadcast", team, dest, source, nelems * sizeof(long), PE_root); }
+int pshmem_long_broadcast(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_long_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(long)), PE_root); }
 #pragma weak shmem_long_broadcast = pshmem_long_broadcast
-int pshmem_longlong_broadcast(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_longlong_broadcast", team, dest, source, nelems * sizeof(long long), PE_root); }
+int pshmem_longlong_broadcast(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_longlong_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(long long)), PE_root); }
 #pragma weak shmem_longlong_broadcast = pshmem_longlong_broadcast
-int pshmem_uchar_broadcast(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uchar_broadcast", team, dest, source, nelems * sizeof(unsigned char), PE_root); }
+int pshmem_uchar_broadcast(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uchar_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), PE_root); }
 #pragma weak shmem_uchar_broadcast = pshmem_uchar_broadcast
-int pshmem_ushort_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_ushort_broadcast", team, dest, source, nelems * sizeof(unsigned short), PE_root); }
+int pshmem_ushort_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_ushort_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), PE_root); }
 #pragma weak shmem_ushort_broadcast = pshmem_ushort_broadcast
-int pshmem_uint_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint_broadcast", team, dest, source, nelems * sizeof(unsigned int), PE_root); }
+int pshmem_uint_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), PE_root); }
 #pragma weak shmem_uint_broadcast = pshmem_uint_broadcast
-int pshmem_ulong_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_ulong_broadcast", team, dest, source, nelems * sizeof(unsigned long), PE_root); }
+int pshmem_ulong_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_ulong_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), PE_root); }
 #pragma weak shmem_ulong_broadcast = pshmem_ulong_broadcast
-int pshmem_ulonglong_broadcast(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_ulonglong_broadcast", team, dest, source, nelems * sizeof(unsigned long long), PE_root); }
+int pshmem_ulonglong_broadcast(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_ulonglong_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), PE_root); }
 #pragma weak shmem_ulonglong_broadcast = pshmem_ulonglong_broadcast
-int pshmem_int8_broadcast(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int8_broadcast", team, dest, source, nelems * sizeof(int8_t), PE_root); }
+int pshmem_int8_broadcast(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int8_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), PE_root); }
 #pragma weak shmem_int8_broadcast = pshmem_int8_broadcast
-int pshmem_int16_broadcast(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int16_broadcast", team, dest, source, nelems * sizeof(int16_t), PE_root); }
+int pshmem_int16_broadcast(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int16_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), PE_root); }
 #pragma weak shmem_int16_broadcast = pshmem_int16_broadcast
-int pshmem_int32_broadcast(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int32_broadcast", team, dest, source, nelems * sizeof(int32_t), PE_root); }
+int pshmem_int32_broadcast(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int32_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), PE_root); }
 #pragma weak shmem_int32_broadcast = pshmem_int32_broadcast
-int pshmem_int64_broadcast(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int64_broadcast", team, dest, source, nelems * sizeof(int64_t), PE_root); }
+int pshmem_int64_broadcast(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_int64_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), PE_root); }
 #pragma weak shmem_int64_broadcast = pshmem_int64_broadcast
-int pshmem_uint8_broadcast(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint8_broadcast", team, dest, source, nelems * sizeof(uint8_t), PE_root); }
+int pshmem_uint8_broadcast(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint8_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), PE_root); }
 #pragma weak shmem_uint8_broadcast = pshmem_uint8_broadcast
-int pshmem_uint16_broadcast(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint16_broadcast", team, dest, source, nelems * sizeof(uint16_t), PE_root); }
+int pshmem_uint16_broadcast(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint16_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), PE_root); }
 #pragma weak shmem_uint16_broadcast = pshmem_uint16_broadcast
-int pshmem_uint32_broadcast(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint32_broadcast", team, dest, source, nelems * sizeof(uint32_t), PE_root); }
+int pshmem_uint32_broadcast(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint32_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), PE_root); }
 #pragma weak shmem_uint32_broadcast = pshmem_uint32_broadcast
-int pshmem_uint64_broadcast(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint64_broadcast", team, dest, source, nelems * sizeof(uint64_t), PE_root); }
+int pshmem_uint64_broadcast(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_uint64_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), PE_root); }
 #pragma weak shmem_uint64_broadcast = pshmem_uint64_broadcast
-int pshmem_size_broadcast(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_size_broadcast", team, dest, source, nelems * sizeof(size_t), PE_root); }
+int pshmem_size_broadcast(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_size_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(size_t)), PE_root); }
 #pragma weak shmem_size_broadcast = pshmem_size_broadcast
-int pshmem_ptrdiff_broadcast(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_ptrdiff_broadcast", team, dest, source, nelems * sizeof(ptrdiff_t), PE_root); }
+int pshmem_ptrdiff_broadcast(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_ptrdiff_broadcast", team, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), PE_root); }
 #pragma weak shmem_ptrdiff_broadcast = pshmem_ptrdiff_broadcast
 int pshmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root) { return shmi_team_broadcast("shmem_broadcastmem", team, dest, source, nelems, PE_root); }
 #pragma weak shmem_broadcastmem = pshmem_broadcastmem
-int pshmem_float_collect(shmem_team_t team, float *dest, const float *source, size_t nelems) { return shmi_team_collect("shmem_float_collect", team, dest, source, nelems * sizeof(float)); }
+int pshmem_float_collect(shmem_team_t team, float *dest, const float *source, size_t nelems) { return shmi_team_collect("shmem_float_collect", team, dest, source, shmi_nbytes(nelems, sizeof(float))); }
 #pragma weak shmem_float_collect = pshmem_float_collect
-int pshmem_double_collect(shmem_team_t team, double *dest, const double *source, size_t nelems) { return shmi_team_collect("shmem_double_collect", team, dest, source, nelems * sizeof(double)); }
+int pshmem_double_collect(shmem_team_t team, double *dest, const double *source, size_t nelems) { return shmi_team_collect("shmem_double_collect", team, dest, source, shmi_nbytes(nelems, sizeof(double))); }
 #pragma weak shmem_double_collect = pshmem_double_collect
-int pshmem_longdouble_collect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmi_team_collect("shmem_longdouble_collect", team, dest, source, nelems * sizeof(long double)); }
+int pshmem_longdouble_collect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmi_team_collect("shmem_longdouble_collect", team, dest, source, shmi_nbytes(nelems, sizeof(long double))); }
 #pragma weak shmem_longdouble_collect = pshmem_longdouble_collect
-int pshmem_char_collect(shmem_team_t team, char *dest, const char *source, size_t nelems) { return shmi_team_collect("shmem_char_collect", team, dest, source, nelems * sizeof(char)); }
+int pshmem_char_collect(shmem_team_t team, char *dest, const char *source, size_t nelems) { return shmi_team_collect("shmem_char_collect", team, dest, source, shmi_nbytes(nelems, sizeof(char))); }
 #pragma weak shmem_char_collect = pshmem_char_collect
-int pshmem_schar_collect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return shmi_team_collect("shmem_schar_collect", team, dest, source, nelems * sizeof(signed char)); }
+int pshmem_schar_collect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return shmi_team_collect("shmem_schar_collect", team, dest, source, shmi_nbytes(nelems, sizeof(signed char))); }
 #pragma weak shmem_schar_collect = pshmem_schar_collect
-int pshmem_short_collect(shmem_team_t team, short *dest, const short *source, size_t nelems) { return shmi_team_collect("shmem_short_collect", team, dest, source, nelems * sizeof(short)); }
+int pshmem_short_collect(shmem_team_t team, short *dest, const short *source, size_t nelems) { return shmi_team_collect("shmem_short_collect", team, dest, source, shmi_nbytes(nelems, sizeof(short))); }
 #pragma weak shmem_short_collect = pshmem_short_collect
-int pshmem_int_collect(shmem_team_t team, int *dest, const int *source, size_t nelems) { return shmi_team_collect("shmem_int_collect", team, dest, source, nelems * sizeof(int)); }
+int pshmem_int_collect(shmem_team_t team, int *dest, const int *source, size_t nelems) { return shmi_team_collect("shmem_int_collect", team, dest, source, shmi_nbytes(nelems, sizeof(int))); }
 #pragma weak shmem_int_collect = pshmem_int_collect
-int pshmem_long_collect(shmem_team_t team, long *dest, const long *source, size_t nelems) { return shmi_team_collect("shmem_long_collect", team, dest, source, nelems * sizeof(long)); }
+int pshmem_long_collect(shmem_team_t team, long *dest, const long *source, size_t nelems) { return shmi_team_collect("shmem_long_collect", team, dest, source, shmi_nbytes(nelems, sizeof(long))); }
 #pragma weak shmem_long_collect = pshmem_long_collect
-int pshmem_longlong_collect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return shmi_team_collect("shmem_longlong_collect", team, dest, source, nelems * sizeof(long long)); }
+int pshmem_longlong_collect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return shmi_team_collect("shmem_longlong_collect", team, dest, source, shmi_nbytes(nelems, sizeof(long long))); }
 #pragma weak shmem_longlong_collect = pshmem_longlong_collect
-int pshmem_uchar_collect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return shmi_team_collect("shmem_uchar_collect", team, dest, source, nelems * sizeof(unsigned char)); }
+int pshmem_uchar_collect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return shmi_team_collect("shmem_uchar_collect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned char))); }
 #pragma weak shmem_uchar_collect = pshmem_uchar_collect
-int pshmem_ushort_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return shmi_team_collect("shmem_ushort_collect", team, dest, source, nelems * sizeof(unsigned short)); }
+int pshmem_ushort_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return shmi_team_collect("shmem_ushort_collect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned short))); }
 #pragma weak shmem_ushort_collect = pshmem_ushort_collect
-int pshmem_uint_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return shmi_team_collect("shmem_uint_collect", team, dest, source, nelems * sizeof(unsigned int)); }
+int pshmem_uint_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return shmi_team_collect("shmem_uint_collect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned int))); }
 #pragma weak shmem_uint_collect = pshmem_uint_collect
-int pshmem_ulong_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return shmi_team_collect("shmem_ulong_collect", team, dest, source, nelems * sizeof(unsigned long)); }
+int pshmem_ulong_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return shmi_team_collect("shmem_ulong_collect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned long))); }
 #pragma weak shmem_ulong_collect = pshmem_ulong_collect
-int pshmem_ulonglong_collect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return shmi_team_collect("shmem_ulonglong_collect", team, dest, source, nelems * sizeof(unsigned long long)); }
+int pshmem_ulonglong_collect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return shmi_team_collect("shmem_ulonglong_collect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long))); }
 #pragma weak shmem_ulonglong_collect = pshmem_ulonglong_collect
-int pshmem_int8_collect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) { return shmi_team_collect("shmem_int8_collect", team, dest, source, nelems * sizeof(int8_t)); }
+int pshmem_int8_collect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) { return shmi_team_collect("shmem_int8_collect", team, dest, source, shmi_nbytes(nelems, sizeof(int8_t))); }
 #pragma weak shmem_int8_collect = pshmem_int8_collect
-int pshmem_int16_collect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) { return shmi_team_collect("shmem_int16_collect", team, dest, source, nelems * sizeof(int16_t)); }
+int pshmem_int16_collect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) { return shmi_team_collect("shmem_int16_collect", team, dest, source, shmi_nbytes(nelems, sizeof(int16_t))); }
 #pragma weak shmem_int16_collect = pshmem_int16_collect
-int pshmem_int32_collect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) { return shmi_team_collect("shmem_int32_collect", team, dest, source, nelems * sizeof(int32_t)); }
+int pshmem_int32_collect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) { return shmi_team_collect("shmem_int32_collect", team, dest, source, shmi_nbytes(nelems, sizeof(int32_t))); }
 #pragma weak shmem_int32_collect = pshmem_int32_collect
-int pshmem_int64_collect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) { return shmi_team_collect("shmem_int64_collect", team, dest, source, nelems * sizeof(int64_t)); }
+int pshmem_int64_collect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) { return shmi_team_collect("shmem_int64_collect", team, dest, source, shmi_nbytes(nelems, sizeof(int64_t))); }
 #pragma weak shmem_int64_collect = pshmem_int64_collect
-int pshmem_uint8_collect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) { return shmi_team_collect("shmem_uint8_collect", team, dest, source, nelems * sizeof(uint8_t)); }
+int pshmem_uint8_collect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) { return shmi_team_collect("shmem_uint8_collect", team, dest, source, shmi_nbytes(nelems, sizeof(uint8_t))); }
 #pragma weak shmem_uint8_collect = pshmem_uint8_collect
-int pshmem_uint16_collect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) { return shmi_team_collect("shmem_uint16_collect", team, dest, source, nelems * sizeof(uint16_t)); }
+int pshmem_uint16_collect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) { return shmi_team_collect("shmem_uint16_collect", team, dest, source, shmi_nbytes(nelems, sizeof(uint16_t))); }
 #pragma weak shmem_uint16_collect = pshmem_uint16_collect
-int pshmem_uint32_collect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) { return shmi_team_collect("shmem_uint32_collect", team, dest, source, nelems * sizeof(uint32_t)); }
+int pshmem_uint32_collect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) { return shmi_team_collect("shmem_uint32_collect", team, dest, source, shmi_nbytes(nelems, sizeof(uint32_t))); }
 #pragma weak shmem_uint32_collect = pshmem_uint32_collect
-int pshmem_uint64_collect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) { return shmi_team_collect("shmem_uint64_collect", team, dest, source, nelems * sizeof(uint64_t)); }
+int pshmem_uint64_collect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) { return shmi_team_collect("shmem_uint64_collect", team, dest, source, shmi_nbytes(nelems, sizeof(uint64_t))); }
 #pragma weak shmem_uint64_collect = pshmem_uint64_collect
-int pshmem_size_collect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) { return shmi_team_collect("shmem_size_collect", team, dest, source, nelems * sizeof(size_t)); }
+int pshmem_size_collect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) { return shmi_team_collect("shmem_size_collect", team, dest, source, shmi_nbytes(nelems, sizeof(size_t))); }
 #pragma weak shmem_size_collect = pshmem_size_collect
-int pshmem_ptrdiff_collect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) { return shmi_team_collect("shmem_ptrdiff_collect", team, dest, source, nelems * sizeof(ptrdiff_t)); }
+int pshmem_ptrdiff_collect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) { return shmi_team_collect("shmem_ptrdiff_collect", team, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t))); }
 #pragma weak shmem_ptrdiff_collect = pshmem_ptrdiff_collect
 int pshmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems) { return shmi_team_collect("shmem_collectmem", team, dest, source, nelems); }
 #pragma weak shmem_collectmem = pshmem_collectmem
-int pshmem_float_fcollect(shmem_team_t team, float *dest, const float *source, size_t nelems) { return shmi_team_fcollect("shmem_float_fcollect", team, dest, source, nelems * sizeof(float)); }
+int pshmem_float_fcollect(shmem_team_t team, float *dest, const float *source, size_t nelems) { return shmi_team_fcollect("shmem_float_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(float))); }
 #pragma weak shmem_float_fcollect = pshmem_float_fcollect
-int pshmem_double_fcollect(shmem_team_t team, double *dest, const double *source, size_t nelems) { return shmi_team_fcollect("shmem_double_fcollect", team, dest, source, nelems * sizeof(double)); }
+int pshmem_double_fcollect(shmem_team_t team, double *dest, const double *source, size_t nelems) { return shmi_team_fcollect("shmem_double_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(double))); }
 #pragma weak shmem_double_fcollect = pshmem_double_fcollect
-int pshmem_longdouble_fcollect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmi_team_fcollect("shmem_longdouble_fcollect", team, dest, source, nelems * sizeof(long double)); }
+int pshmem_longdouble_fcollect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmi_team_fcollect("shmem_longdouble_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(long double))); }
 #pragma weak shmem_longdouble_fcollect = pshmem_longdouble_fcollect
-int pshmem_char_fcollect(shmem_team_t team, char *dest, const char *source, size_t nelems) { return shmi_team_fcollect("shmem_char_fcollect", team, dest, source, nelems * sizeof(char)); }
+int pshmem_char_fcollect(shmem_team_t team, char *dest, const char *source, size_t nelems) { return shmi_team_fcollect("shmem_char_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(char))); }
 #pragma weak shmem_char_fcollect = pshmem_char_fcollect
-int pshmem_schar_fcollect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return shmi_team_fcollect("shmem_schar_fcollect", team, dest, source, nelems * sizeof(signed char)); }
+int pshmem_schar_fcollect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return shmi_team_fcollect("shmem_schar_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(signed char))); }
 #pragma weak shmem_schar_fcollect = pshmem_schar_fcollect
-int pshmem_short_fcollect(shmem_team_t team, short *dest, const short *source, size_t nelems) { return shmi_team_fcollect("shmem_short_fcollect", team, dest, source, nelems * sizeof(short)); }
+int pshmem_short_fcollect(shmem_team_t team, short *dest, const short *source, size_t nelems) { return shmi_team_fcollect("shmem_short_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(short))); }
 #pragma weak shmem_short_fcollect = pshmem_short_fcollect
-int pshmem_int_fcollect(shmem_team_t team, int *dest, const int *source, size_t nelems) { return shmi_team_fcollect("shmem_int_fcollect", team, dest, source, nelems * sizeof(int)); }
+int pshmem_int_fcollect(shmem_team_t team, int *dest, const int *source, size_t nelems) { return shmi_team_fcollect("shmem_int_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(int))); }
 #pragma weak shmem_int_fcollect = pshmem_int_fcollect
-int pshmem_long_fcollect(shmem_team_t team, long *dest, const long *source, size_t nelems) { return shmi_team_fcollect("shmem_long_fcollect", team, dest, source, nelems * sizeof(long)); }
+int pshmem_long_fcollect(shmem_team_t team, long *dest, const long *source, size_t nelems) { return shmi_team_fcollect("shmem_long_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(long))); }
 #pragma weak shmem_long_fcollect = pshmem_long_fcollect
-int pshmem_longlong_fcollect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return shmi_team_fcollect("shmem_longlong_fcollect", team, dest, source, nelems * sizeof(long long)); }
+int pshmem_longlong_fcollect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return shmi_team_fcollect("shmem_longlong_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(long long))); }
 #pragma weak shmem_longlong_fcollect = pshmem_longlong_fcollect
-int pshmem_uchar_fcollect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return shmi_team_fcollect("shmem_uchar_fcollect", team, dest, source, nelems * sizeof(unsigned char)); }
+int pshmem_uchar_fcollect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return shmi_team_fcollect("shmem_uchar_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned char))); }
 #pragma weak shmem_uchar_fcollect = pshmem_uchar_fcollect
-int pshmem_ushort_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return shmi_team_fcollect("shmem_ushort_fcollect", team, dest, source, nelems * sizeof(unsigned short)); }
+int pshmem_ushort_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return shmi_team_fcollect("shmem_ushort_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned short))); }
 #pragma weak shmem_ushort_fcollect = pshmem_ushort_fcollect
-int pshmem_uint_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return shmi_team_fcollect("shmem_uint_fcollect", team, dest, source, nelems * sizeof(unsigned int)); }
+int pshmem_uint_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return shmi_team_fcollect("shmem_uint_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned int))); }
 #pragma weak shmem_uint_fcollect = pshmem_uint_fcollect
-int pshmem_ulong_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return shmi_team_fcollect("shmem_ulong_fcollect", team, dest, source, nelems * sizeof(unsigned long)); }
+int pshmem_ulong_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return shmi_team_fcollect("shmem_ulong_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned long))); }
 #pragma weak shmem_ulong_fcollect = pshmem_ulong_fcollect
-int pshmem_ulonglong_fcollect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return shmi_team_fcollect("shmem_ulonglong_fcollect", team, dest, source, nelems * sizeof(unsigned long long)); }
+int pshmem_ulonglong_fcollect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return shmi_team_fcollect("shmem_ulonglong_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long))); }
 #pragma weak shmem_ulonglong_fcollect = pshmem_ulonglong_fcollect
-int pshmem_int8_fcollect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) { return shmi_team_fcollect("shmem_int8_fcollect", team, dest, source, nelems * sizeof(int8_t)); }
+int pshmem_int8_fcollect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) { return shmi_team_fcollect("shmem_int8_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(int8_t))); }
 #pragma weak shmem_int8_fcollect = pshmem_int8_fcollect
-int pshmem_int16_fcollect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) { return shmi_team_fcollect("shmem_int16_fcollect", team, dest, source, nelems * sizeof(int16_t)); }
+int pshmem_int16_fcollect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) { return shmi_team_fcollect("shmem_int16_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(int16_t))); }
 #pragma weak shmem_int16_fcollect = pshmem_int16_fcollect
-int pshmem_int32_fcollect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) { return shmi_team_fcollect("shmem_int32_fcollect", team, dest, source, nelems * sizeof(int32_t)); }
+int pshmem_int32_fcollect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) { return shmi_team_fcollect("shmem_int32_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(int32_t))); }
 #pragma weak shmem_int32_fcollect = pshmem_int32_fcollect
-int pshmem_int64_fcollect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) { return shmi_team_fcollect("shmem_int64_fcollect", team, dest, source, nelems * sizeof(int64_t)); }
+int pshmem_int64_fcollect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) { return shmi_team_fcollect("shmem_int64_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(int64_t))); }
 #pragma weak shmem_int64_fcollect = pshmem_int64_fcollect
-int pshmem_uint8_fcollect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) { return shmi_team_fcollect("shmem_uint8_fcollect", team, dest, source, nelems * sizeof(uint8_t)); }
+int pshmem_uint8_fcollect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) { return shmi_team_fcollect("shmem_uint8_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(uint8_t))); }
 #pragma weak shmem_uint8_fcollect = pshmem_uint8_fcollect
-int pshmem_uint16_fcollect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) { return shmi_team_fcollect("shmem_uint16_fcollect", team, dest, source, nelems * sizeof(uint16_t)); }
+int pshmem_uint16_fcollect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) { return shmi_team_fcollect("shmem_uint16_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(uint16_t))); }
 #pragma weak shmem_uint16_fcollect = pshmem_uint16_fcollect
-int pshmem_uint32_fcollect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) { return shmi_team_fcollect("shmem_uint32_fcollect", team, dest, source, nelems * sizeof(uint32_t)); }
+int pshmem_uint32_fcollect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) { return shmi_team_fcollect("shmem_uint32_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(uint32_t))); }
 #pragma weak shmem_uint32_fcollect = pshmem_uint32_fcollect
-int pshmem_uint64_fcollect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) { return shmi_team_fcollect("shmem_uint64_fcollect", team, dest, source, nelems * sizeof(uint64_t)); }
+int pshmem_uint64_fcollect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) { return shmi_team_fcollect("shmem_uint64_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(uint64_t))); }
 #pragma weak shmem_uint64_fcollect = pshmem_uint64_fcollect
-int pshmem_size_fcollect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) { return shmi_team_fcollect("shmem_size_fcollect", team, dest, source, nelems * sizeof(size_t)); }
+int pshmem_size_fcollect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) { return shmi_team_fcollect("shmem_size_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(size_t))); }
 #pragma weak shmem_size_fcollect = pshmem_size_fcollect
-int pshmem_ptrdiff_fcollect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) { return shmi_team_fcollect("shmem_ptrdiff_fcollect", team, dest, source, nelems * sizeof(ptrdiff_t)); }
+int pshmem_ptrdiff_fcollect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) { return shmi_team_fcollect("shmem_ptrdiff_fcollect", team, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t))); }
 #pragma weak shmem_ptrdiff_fcollect = pshmem_ptrdiff_fcollect
 int pshmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems) { return shmi_team_fcollect("shmem_fcollectmem", team, dest, source, nelems); }
 #pragma weak shmem_fcollectmem = pshmem_fcollectmem
-int pshmem_float_alltoall(shmem_team_t team, float *dest, const float *source, size_t nelems) { return shmi_team_alltoall("shmem_float_alltoall", team, dest, source, nelems * sizeof(float)); }
+int pshmem_float_alltoall(shmem_team_t team, float *dest, const float *source, size_t nelems) { return shmi_team_alltoall("shmem_float_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(float))); }
 #pragma weak shmem_float_alltoall = pshmem_float_alltoall
-int pshmem_double_alltoall(shmem_team_t team, double *dest, const double *source, size_t nelems) { return shmi_team_alltoall("shmem_double_alltoall", team, dest, source, nelems * sizeof(double)); }
+int pshmem_double_alltoall(shmem_team_t team, double *dest, const double *source, size_t nelems) { return shmi_team_alltoall("shmem_double_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(double))); }
 #pragma weak shmem_double_alltoall = pshmem_double_alltoall
-int pshmem_longdouble_alltoall(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmi_team_alltoall("shmem_longdouble_alltoall", team, dest, source, nelems * sizeof(long double)); }
+int pshmem_longdouble_alltoall(shmem_team_t team, long double *dest, const long double *source, size_t nelems) { return shmi_team_alltoall("shmem_longdouble_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(long double))); }
 #pragma weak shmem_longdouble_alltoall = pshmem_longdouble_alltoall
-int pshmem_char_alltoall(shmem_team_t team, char *dest, const char *source, size_t nelems) { return shmi_team_alltoall("shmem_char_alltoall", team, dest, source, nelems * sizeof(char)); }
+int pshmem_char_alltoall(shmem_team_t team, char *dest, const char *source, size_t nelems) { return shmi_team_alltoall("shmem_char_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(char))); }
 #pragma weak shmem_char_alltoall = pshmem_char_alltoall
-int pshmem_schar_alltoall(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return shmi_team_alltoall("shmem_schar_alltoall", team, dest, source, nelems * sizeof(signed char)); }
+int pshmem_schar_alltoall(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) { return shmi_team_alltoall("shmem_schar_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(signed char))); }
 #pragma weak shmem_schar_alltoall = pshmem_schar_alltoall
-int pshmem_short_alltoall(shmem_team_t team, short *dest, const short *source, size_t nelems) { return shmi_team_alltoall("shmem_short_alltoall", team, dest, source, nelems * sizeof(short)); }
+int pshmem_short_alltoall(shmem_team_t team, short *dest, const short *source, size_t nelems) { return shmi_team_alltoall("shmem_short_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(short))); }
 #pragma weak shmem_short_alltoall = pshmem_short_alltoall
-int pshmem_int_alltoall(shmem_team_t team, int *dest, const int *source, size_t nelems) { return shmi_team_alltoall("shmem_int_alltoall", team, dest, source, nelems * sizeof(int)); }
+int pshmem_int_alltoall(shmem_team_t team, int *dest, const int *source, size_t nelems) { return shmi_team_alltoall("shmem_int_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(int))); }
 #pragma weak shmem_int_alltoall = pshmem_int_alltoall
-int pshmem_long_alltoall(shmem_team_t team, long *dest, const long *source, size_t nelems) { return shmi_team_alltoall("shmem_long_alltoall", team, dest, source, nelems * sizeof(long)); }
+int pshmem_long_alltoall(shmem_team_t team, long *dest, const long *source, size_t nelems) { return shmi_team_alltoall("shmem_long_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(long))); }
 #pragma weak shmem_long_alltoall = pshmem_long_alltoall
-int pshmem_longlong_alltoall(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return shmi_team_alltoall("shmem_longlong_alltoall", team, dest, source, nelems * sizeof(long long)); }
+int pshmem_longlong_alltoall(shmem_team_t team, long long *dest, const long long *source, size_t nelems) { return shmi_team_alltoall("shmem_longlong_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(long long))); }
 #pragma weak shmem_longlong_alltoall = pshmem_longlong_alltoall
-int pshmem_uchar_alltoall(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return shmi_team_alltoall("shmem_uchar_alltoall", team, dest, source, nelems * sizeof(unsigned char)); }
+int pshmem_uchar_alltoall(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) { return shmi_team_alltoall("shmem_uchar_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned char))); }
 #pragma weak shmem_uchar_alltoall = pshmem_uchar_alltoall
-int pshmem_ushort_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return shmi_team_alltoall("shmem_ushort_alltoall", team, dest, source, nelems * sizeof(unsigned short)); }
+int pshmem_ushort_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) { return shmi_team_alltoall("shmem_ushort_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned short))); }
 #pragma weak shmem_ushort_alltoall = pshmem_ushort_alltoall
-int pshmem_uint_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return shmi_team_alltoall("shmem_uint_alltoall", team, dest, source, nelems * sizeof(unsigned int)); }
+int pshmem_uint_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) { return shmi_team_alltoall("shmem_uint_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned int))); }
 #pragma weak shmem_uint_alltoall = pshmem_uint_alltoall
-int pshmem_ulong_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return shmi_team_alltoall("shmem_ulong_alltoall", team, dest, source, nelems * sizeof(unsigned long)); }
+int pshmem_ulong_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) { return shmi_team_alltoall("shmem_ulong_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned long))); }
 #pragma weak shmem_ulong_alltoall = pshmem_ulong_alltoall
-int pshmem_ulonglong_alltoall(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return shmi_team_alltoall("shmem_ulonglong_alltoall", team, dest, source, nelems * sizeof(unsigned long long)); }
+int pshmem_ulonglong_alltoall(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) { return shmi_team_alltoall("shmem_ulonglong_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long))); }
 #pragma weak shmem_ulonglong_alltoall = pshmem_ulonglong_alltoall
-int pshmem_int8_alltoall(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) { return shmi_team_alltoall("shmem_int8_alltoall", team, dest, source, nelems * sizeof(int8_t)); }
+int pshmem_int8_alltoall(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) { return shmi_team_alltoall("shmem_int8_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(int8_t))); }
 #pragma weak shmem_int8_alltoall = pshmem_int8_alltoall
-int pshmem_int16_alltoall(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) { return shmi_team_alltoall("shmem_int16_alltoall", team, dest, source, nelems * sizeof(int16_t)); }
+int pshmem_int16_alltoall(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) { return shmi_team_alltoall("shmem_int16_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(int16_t))); }
 #pragma weak shmem_int16_alltoall = pshmem_int16_alltoall
-int pshmem_int32_alltoall(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) { return shmi_team_alltoall("shmem_int32_alltoall", team, dest, source, nelems * sizeof(int32_t)); }
+int pshmem_int32_alltoall(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) { return shmi_team_alltoall("shmem_int32_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(int32_t))); }
 #pragma weak shmem_int32_alltoall = pshmem_int32_alltoall
-int pshmem_int64_alltoall(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) { return shmi_team_alltoall("shmem_int64_alltoall", team, dest, source, nelems * sizeof(int64_t)); }
+int pshmem_int64_alltoall(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) { return shmi_team_alltoall("shmem_int64_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(int64_t))); }
 #pragma weak shmem_int64_alltoall = pshmem_int64_alltoall
-int pshmem_uint8_alltoall(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) { return shmi_team_alltoall("shmem_uint8_alltoall", team, dest, source, nelems * sizeof(uint8_t)); }
+int pshmem_uint8_alltoall(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) { return shmi_team_alltoall("shmem_uint8_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(uint8_t))); }
 #pragma weak shmem_uint8_alltoall = pshmem_uint8_alltoall
-int pshmem_uint16_alltoall(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) { return shmi_team_alltoall("shmem_uint16_alltoall", team, dest, source, nelems * sizeof(uint16_t)); }
+int pshmem_uint16_alltoall(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) { return shmi_team_alltoall("shmem_uint16_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(uint16_t))); }
 #pragma weak shmem_uint16_alltoall = pshmem_uint16_alltoall
-int pshmem_uint32_alltoall(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) { return shmi_team_alltoall("shmem_uint32_alltoall", team, dest, source, nelems * sizeof(uint32_t)); }
+int pshmem_uint32_alltoall(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) { return shmi_team_alltoall("shmem_uint32_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(uint32_t))); }
 #pragma weak shmem_uint32_alltoall = pshmem_uint32_alltoall
-int pshmem_uint64_alltoall(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) { return shmi_team_alltoall("shmem_uint64_alltoall", team, dest, source, nelems * sizeof(uint64_t)); }
+int pshmem_uint64_alltoall(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) { return shmi_team_alltoall("shmem_uint64_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(uint64_t))); }
 #pragma weak shmem_uint64_alltoall = pshmem_uint64_alltoall
-int pshmem_size_alltoall(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) { return shmi_team_alltoall("shmem_size_alltoall", team, dest, source, nelems * sizeof(size_t)); }
+int pshmem_size_alltoall(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) { return shmi_team_alltoall("shmem_size_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(size_t))); }
 #pragma weak shmem_size_alltoall = pshmem_size_alltoall
-int pshmem_ptrdiff_alltoall(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) { return shmi_team_alltoall("shmem_ptrdiff_alltoall", team, dest, source, nelems * sizeof(ptrdiff_t)); }
+int pshmem_ptrdiff_alltoall(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) { return shmi_team_alltoall("shmem_ptrdiff_alltoall", team, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t))); }
 #pragma weak shmem_ptrdiff_alltoall = pshmem_ptrdiff_alltoall
 int pshmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems) { return shmi_team_alltoall("shmem_alltoallmem", team, dest, source, nelems); }
 #pragma weak shmem_alltoallmem = pshmem_alltoallmem

@@ -99,21 +99,21 @@ void pshmem_complexd_prod_to_all(double _Complex *dest, const double _Complex *s
 void pshmem_complexf_prod_to_all(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync) { shmi_as_reduce("shmem_complexf_prod_to_all", dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync, SHMI_DT_COMPLEXF, SHMI_OP_PROD); }
 #pragma weak shmem_complexf_prod_to_all = pshmem_complexf_prod_to_all
 #endif
-void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_broadcast("shmem_broadcast32", dest, source, nelems * 4, PE_root, PE_start, logPE_stride, PE_size, pSync); }
+void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_broadcast("shmem_broadcast32", dest, source, shmi_nbytes(nelems, 4), PE_root, PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_broadcast32 = pshmem_broadcast32
-void pshmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_broadcast("shmem_broadcast64", dest, source, nelems * 8, PE_root, PE_start, logPE_stride, PE_size, pSync); }
+void pshmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_broadcast("shmem_broadcast64", dest, source, shmi_nbytes(nelems, 8), PE_root, PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_broadcast64 = pshmem_broadcast64
-void pshmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_collect("shmem_collect32", dest, source, nelems * 4, PE_start, logPE_stride, PE_size, pSync); }
+void pshmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_collect("shmem_collect32", dest, source, shmi_nbytes(nelems, 4), PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_collect32 = pshmem_collect32
-void pshmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_collect("shmem_collect64", dest, source, nelems * 8, PE_start, logPE_stride, PE_size, pSync); }
+void pshmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_collect("shmem_collect64", dest, source, shmi_nbytes(nelems, 8), PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_collect64 = pshmem_collect64
-void pshmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_fcollect("shmem_fcollect32", dest, source, nelems * 4, PE_start, logPE_stride, PE_size, pSync); }
+void pshmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_fcollect("shmem_fcollect32", dest, source, shmi_nbytes(nelems, 4), PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_fcollect32 = pshmem_fcollect32
-void pshmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_fcollect("shmem_fcollect64", dest, source, nelems * 8, PE_start, logPE_stride, PE_size, pSync); }
+void pshmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_fcollect("shmem_fcollect64", dest, source, shmi_nbytes(nelems, 8), PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_fcollect64 = pshmem_fcollect64
-void pshmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_alltoall("shmem_alltoall32", dest, source, nelems * 4, PE_start, logPE_stride, PE_size, pSync); }
+void pshmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_alltoall("shmem_alltoall32", dest, source, shmi_nbytes(nelems, 4), PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_alltoall32 = pshmem_alltoall32
-void pshmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_alltoall("shmem_alltoall64", dest, source, nelems * 8, PE_start, logPE_stride, PE_size, pSync); }
+void pshmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_alltoall("shmem_alltoall64", dest, source, shmi_nbytes(nelems, 8), PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_alltoall64 = pshmem_alltoall64
 void pshmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) { shmi_as_alltoalls("shmem_alltoalls32", dest, source, dst, sst, nelems, 4, PE_start, logPE_stride, PE_size, pSync); }
 #pragma weak shmem_alltoalls32 = pshmem_alltoalls32

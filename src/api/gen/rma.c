@@ -7,243 +7,243 @@
 #include "core/core_api.h"
 #include "api/gen/core_decl.h"
 
-void pshmem_float_put(float *dest, const float *source, size_t nelems, int pe) { shmi_put("shmem_float_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(float), pe); }
+void pshmem_float_put(float *dest, const float *source, size_t nelems, int pe) { shmi_put("shmem_float_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_float_put = pshmem_float_put
-void pshmem_double_put(double *dest, const double *source, size_t nelems, int pe) { shmi_put("shmem_double_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(double), pe); }
+void pshmem_double_put(double *dest, const double *source, size_t nelems, int pe) { shmi_put("shmem_double_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(double)), pe); }
 #pragma weak shmem_double_put = pshmem_double_put
-void pshmem_longdouble_put(long double *dest, const long double *source, size_t nelems, int pe) { shmi_put("shmem_longdouble_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long double), pe); }
+void pshmem_longdouble_put(long double *dest, const long double *source, size_t nelems, int pe) { shmi_put("shmem_longdouble_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long double)), pe); }
 #pragma weak shmem_longdouble_put = pshmem_longdouble_put
-void pshmem_char_put(char *dest, const char *source, size_t nelems, int pe) { shmi_put("shmem_char_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(char), pe); }
+void pshmem_char_put(char *dest, const char *source, size_t nelems, int pe) { shmi_put("shmem_char_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(char)), pe); }
 #pragma weak shmem_char_put = pshmem_char_put
-void pshmem_schar_put(signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_put("shmem_schar_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(signed char), pe); }
+void pshmem_schar_put(signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_put("shmem_schar_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(signed char)), pe); }
 #pragma weak shmem_schar_put = pshmem_schar_put
-void pshmem_short_put(short *dest, const short *source, size_t nelems, int pe) { shmi_put("shmem_short_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(short), pe); }
+void pshmem_short_put(short *dest, const short *source, size_t nelems, int pe) { shmi_put("shmem_short_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(short)), pe); }
 #pragma weak shmem_short_put = pshmem_short_put
-void pshmem_int_put(int *dest, const int *source, size_t nelems, int pe) { shmi_put("shmem_int_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int), pe); }
+void pshmem_int_put(int *dest, const int *source, size_t nelems, int pe) { shmi_put("shmem_int_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int)), pe); }
 #pragma weak shmem_int_put = pshmem_int_put
-void pshmem_long_put(long *dest, const long *source, size_t nelems, int pe) { shmi_put("shmem_long_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long), pe); }
+void pshmem_long_put(long *dest, const long *source, size_t nelems, int pe) { shmi_put("shmem_long_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long)), pe); }
 #pragma weak shmem_long_put = pshmem_long_put
-void pshmem_longlong_put(long long *dest, const long long *source, size_t nelems, int pe) { shmi_put("shmem_longlong_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long long), pe); }
+void pshmem_longlong_put(long long *dest, const long long *source, size_t nelems, int pe) { shmi_put("shmem_longlong_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long long)), pe); }
 #pragma weak shmem_longlong_put = pshmem_longlong_put
-void pshmem_uchar_put(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_put("shmem_uchar_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned char), pe); }
+void pshmem_uchar_put(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_put("shmem_uchar_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), pe); }
 #pragma weak shmem_uchar_put = pshmem_uchar_put
-void pshmem_ushort_put(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_put("shmem_ushort_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned short), pe); }
+void pshmem_ushort_put(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_put("shmem_ushort_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), pe); }
 #pragma weak shmem_ushort_put = pshmem_ushort_put
-void pshmem_uint_put(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_put("shmem_uint_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned int), pe); }
+void pshmem_uint_put(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_put("shmem_uint_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), pe); }
 #pragma weak shmem_uint_put = pshmem_uint_put
-void pshmem_ulong_put(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_put("shmem_ulong_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned long), pe); }
+void pshmem_ulong_put(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_put("shmem_ulong_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), pe); }
 #pragma weak shmem_ulong_put = pshmem_ulong_put
-void pshmem_ulonglong_put(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_put("shmem_ulonglong_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned long long), pe); }
+void pshmem_ulonglong_put(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_put("shmem_ulonglong_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), pe); }
 #pragma weak shmem_ulonglong_put = pshmem_ulonglong_put
-void pshmem_int8_put(int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_put("shmem_int8_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int8_t), pe); }
+void pshmem_int8_put(int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_put("shmem_int8_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), pe); }
 #pragma weak shmem_int8_put = pshmem_int8_put
-void pshmem_int16_put(int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_put("shmem_int16_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int16_t), pe); }
+void pshmem_int16_put(int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_put("shmem_int16_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), pe); }
 #pragma weak shmem_int16_put = pshmem_int16_put
-void pshmem_int32_put(int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_put("shmem_int32_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int32_t), pe); }
+void pshmem_int32_put(int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_put("shmem_int32_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), pe); }
 #pragma weak shmem_int32_put = pshmem_int32_put
-void pshmem_int64_put(int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_put("shmem_int64_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int64_t), pe); }
+void pshmem_int64_put(int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_put("shmem_int64_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), pe); }
 #pragma weak shmem_int64_put = pshmem_int64_put
-void pshmem_uint8_put(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_put("shmem_uint8_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint8_t), pe); }
+void pshmem_uint8_put(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_put("shmem_uint8_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), pe); }
 #pragma weak shmem_uint8_put = pshmem_uint8_put
-void pshmem_uint16_put(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_put("shmem_uint16_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint16_t), pe); }
+void pshmem_uint16_put(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_put("shmem_uint16_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), pe); }
 #pragma weak shmem_uint16_put = pshmem_uint16_put
-void pshmem_uint32_put(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_put("shmem_uint32_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint32_t), pe); }
+void pshmem_uint32_put(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_put("shmem_uint32_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), pe); }
 #pragma weak shmem_uint32_put = pshmem_uint32_put
-void pshmem_uint64_put(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_put("shmem_uint64_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint64_t), pe); }
+void pshmem_uint64_put(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_put("shmem_uint64_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), pe); }
 #pragma weak shmem_uint64_put = pshmem_uint64_put
-void pshmem_size_put(size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_put("shmem_size_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(size_t), pe); }
+void pshmem_size_put(size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_put("shmem_size_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(size_t)), pe); }
 #pragma weak shmem_size_put = pshmem_size_put
-void pshmem_ptrdiff_put(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_put("shmem_ptrdiff_put", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(ptrdiff_t), pe); }
+void pshmem_ptrdiff_put(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_put("shmem_ptrdiff_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), pe); }
 #pragma weak shmem_ptrdiff_put = pshmem_ptrdiff_put
 void pshmem_put8(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put8", SHMEM_CTX_DEFAULT, dest, source, nelems, pe); }
 #pragma weak shmem_put8 = pshmem_put8
-void pshmem_put16(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put16", SHMEM_CTX_DEFAULT, dest, source, nelems * 2, pe); }
+void pshmem_put16(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put16", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 2), pe); }
 #pragma weak shmem_put16 = pshmem_put16
-void pshmem_put32(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put32", SHMEM_CTX_DEFAULT, dest, source, nelems * 4, pe); }
+void pshmem_put32(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put32", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 4), pe); }
 #pragma weak shmem_put32 = pshmem_put32
-void pshmem_put64(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put64", SHMEM_CTX_DEFAULT, dest, source, nelems * 8, pe); }
+void pshmem_put64(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put64", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 8), pe); }
 #pragma weak shmem_put64 = pshmem_put64
-void pshmem_put128(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put128", SHMEM_CTX_DEFAULT, dest, source, nelems * 16, pe); }
+void pshmem_put128(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_put128", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 16), pe); }
 #pragma weak shmem_put128 = pshmem_put128
 void pshmem_putmem(void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_putmem", SHMEM_CTX_DEFAULT, dest, source, nelems, pe); }
 #pragma weak shmem_putmem = pshmem_putmem
-void pshmem_ctx_float_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { shmi_put("shmem_ctx_float_put", ctx, dest, source, nelems * sizeof(float), pe); }
+void pshmem_ctx_float_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { shmi_put("shmem_ctx_float_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_ctx_float_put = pshmem_ctx_float_put
-void pshmem_ctx_double_put(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { shmi_put("shmem_ctx_double_put", ctx, dest, source, nelems * sizeof(double), pe); }
+void pshmem_ctx_double_put(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { shmi_put("shmem_ctx_double_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(double)), pe); }
 #pragma weak shmem_ctx_double_put = pshmem_ctx_double_put
-void pshmem_ctx_longdouble_put(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { shmi_put("shmem_ctx_longdouble_put", ctx, dest, source, nelems * sizeof(long double), pe); }
+void pshmem_ctx_longdouble_put(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { shmi_put("shmem_ctx_longdouble_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(long double)), pe); }
 #pragma weak shmem_ctx_longdouble_put = pshmem_ctx_longdouble_put
-void pshmem_ctx_char_put(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { shmi_put("shmem_ctx_char_put", ctx, dest, source, nelems * sizeof(char), pe); }
+void pshmem_ctx_char_put(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { shmi_put("shmem_ctx_char_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(char)), pe); }
 #pragma weak shmem_ctx_char_put = pshmem_ctx_char_put
-void pshmem_ctx_schar_put(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_put("shmem_ctx_schar_put", ctx, dest, source, nelems * sizeof(signed char), pe); }
+void pshmem_ctx_schar_put(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_put("shmem_ctx_schar_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(signed char)), pe); }
 #pragma weak shmem_ctx_schar_put = pshmem_ctx_schar_put
-void pshmem_ctx_short_put(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { shmi_put("shmem_ctx_short_put", ctx, dest, source, nelems * sizeof(short), pe); }
+void pshmem_ctx_short_put(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { shmi_put("shmem_ctx_short_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(short)), pe); }
 #pragma weak shmem_ctx_short_put = pshmem_ctx_short_put
-void pshmem_ctx_int_put(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int_put", ctx, dest, source, nelems * sizeof(int), pe); }
+void pshmem_ctx_int_put(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(int)), pe); }
 #pragma weak shmem_ctx_int_put = pshmem_ctx_int_put
-void pshmem_ctx_long_put(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { shmi_put("shmem_ctx_long_put", ctx, dest, source, nelems * sizeof(long), pe); }
+void pshmem_ctx_long_put(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { shmi_put("shmem_ctx_long_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(long)), pe); }
 #pragma weak shmem_ctx_long_put = pshmem_ctx_long_put
-void pshmem_ctx_longlong_put(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { shmi_put("shmem_ctx_longlong_put", ctx, dest, source, nelems * sizeof(long long), pe); }
+void pshmem_ctx_longlong_put(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { shmi_put("shmem_ctx_longlong_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(long long)), pe); }
 #pragma weak shmem_ctx_longlong_put = pshmem_ctx_longlong_put
-void pshmem_ctx_uchar_put(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uchar_put", ctx, dest, source, nelems * sizeof(unsigned char), pe); }
+void pshmem_ctx_uchar_put(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uchar_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), pe); }
 #pragma weak shmem_ctx_uchar_put = pshmem_ctx_uchar_put
-void pshmem_ctx_ushort_put(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_put("shmem_ctx_ushort_put", ctx, dest, source, nelems * sizeof(unsigned short), pe); }
+void pshmem_ctx_ushort_put(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_put("shmem_ctx_ushort_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), pe); }
 #pragma weak shmem_ctx_ushort_put = pshmem_ctx_ushort_put
-void pshmem_ctx_uint_put(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint_put", ctx, dest, source, nelems * sizeof(unsigned int), pe); }
+void pshmem_ctx_uint_put(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), pe); }
 #pragma weak shmem_ctx_uint_put = pshmem_ctx_uint_put
-void pshmem_ctx_ulong_put(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_put("shmem_ctx_ulong_put", ctx, dest, source, nelems * sizeof(unsigned long), pe); }
+void pshmem_ctx_ulong_put(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_put("shmem_ctx_ulong_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), pe); }
 #pragma weak shmem_ctx_ulong_put = pshmem_ctx_ulong_put
-void pshmem_ctx_ulonglong_put(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_put("shmem_ctx_ulonglong_put", ctx, dest, source, nelems * sizeof(unsigned long long), pe); }
+void pshmem_ctx_ulonglong_put(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_put("shmem_ctx_ulonglong_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), pe); }
 #pragma weak shmem_ctx_ulonglong_put = pshmem_ctx_ulonglong_put
-void pshmem_ctx_int8_put(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int8_put", ctx, dest, source, nelems * sizeof(int8_t), pe); }
+void pshmem_ctx_int8_put(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int8_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), pe); }
 #pragma weak shmem_ctx_int8_put = pshmem_ctx_int8_put
-void pshmem_ctx_int16_put(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int16_put", ctx, dest, source, nelems * sizeof(int16_t), pe); }
+void pshmem_ctx_int16_put(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int16_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), pe); }
 #pragma weak shmem_ctx_int16_put = pshmem_ctx_int16_put
-void pshmem_ctx_int32_put(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int32_put", ctx, dest, source, nelems * sizeof(int32_t), pe); }
+void pshmem_ctx_int32_put(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int32_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), pe); }
 #pragma weak shmem_ctx_int32_put = pshmem_ctx_int32_put
-void pshmem_ctx_int64_put(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int64_put", ctx, dest, source, nelems * sizeof(int64_t), pe); }
+void pshmem_ctx_int64_put(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_int64_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), pe); }
 #pragma weak shmem_ctx_int64_put = pshmem_ctx_int64_put
-void pshmem_ctx_uint8_put(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint8_put", ctx, dest, source, nelems * sizeof(uint8_t), pe); }
+void pshmem_ctx_uint8_put(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint8_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), pe); }
 #pragma weak shmem_ctx_uint8_put = pshmem_ctx_uint8_put
-void pshmem_ctx_uint16_put(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint16_put", ctx, dest, source, nelems * sizeof(uint16_t), pe); }
+void pshmem_ctx_uint16_put(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint16_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), pe); }
 #pragma weak shmem_ctx_uint16_put = pshmem_ctx_uint16_put
-void pshmem_ctx_uint32_put(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint32_put", ctx, dest, source, nelems * sizeof(uint32_t), pe); }
+void pshmem_ctx_uint32_put(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint32_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), pe); }
 #pragma weak shmem_ctx_uint32_put = pshmem_ctx_uint32_put
-void pshmem_ctx_uint64_put(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint64_put", ctx, dest, source, nelems * sizeof(uint64_t), pe); }
+void pshmem_ctx_uint64_put(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_uint64_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), pe); }
 #pragma weak shmem_ctx_uint64_put = pshmem_ctx_uint64_put
-void pshmem_ctx_size_put(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_size_put", ctx, dest, source, nelems * sizeof(size_t), pe); }
+void pshmem_ctx_size_put(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_size_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(size_t)), pe); }
 #pragma weak shmem_ctx_size_put = pshmem_ctx_size_put
-void pshmem_ctx_ptrdiff_put(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_ptrdiff_put", ctx, dest, source, nelems * sizeof(ptrdiff_t), pe); }
+void pshmem_ctx_ptrdiff_put(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_put("shmem_ctx_ptrdiff_put", ctx, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), pe); }
 #pragma weak shmem_ctx_ptrdiff_put = pshmem_ctx_ptrdiff_put
 void pshmem_ctx_put8(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put8", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_put8 = pshmem_ctx_put8
-void pshmem_ctx_put16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put16", ctx, dest, source, nelems * 2, pe); }
+void pshmem_ctx_put16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put16", ctx, dest, source, shmi_nbytes(nelems, 2), pe); }
 #pragma weak shmem_ctx_put16 = pshmem_ctx_put16
-void pshmem_ctx_put32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put32", ctx, dest, source, nelems * 4, pe); }
+void pshmem_ctx_put32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put32", ctx, dest, source, shmi_nbytes(nelems, 4), pe); }
 #pragma weak shmem_ctx_put32 = pshmem_ctx_put32
-void pshmem_ctx_put64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put64", ctx, dest, source, nelems * 8, pe); }
+void pshmem_ctx_put64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put64", ctx, dest, source, shmi_nbytes(nelems, 8), pe); }
 #pragma weak shmem_ctx_put64 = pshmem_ctx_put64
-void pshmem_ctx_put128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put128", ctx, dest, source, nelems * 16, pe); }
+void pshmem_ctx_put128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_put128", ctx, dest, source, shmi_nbytes(nelems, 16), pe); }
 #pragma weak shmem_ctx_put128 = pshmem_ctx_put128
 void pshmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put("shmem_ctx_putmem", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_putmem = pshmem_ctx_putmem
-void pshmem_float_get(float *dest, const float *source, size_t nelems, int pe) { shmi_get("shmem_float_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(float), pe); }
+void pshmem_float_get(float *dest, const float *source, size_t nelems, int pe) { shmi_get("shmem_float_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_float_get = pshmem_float_get
-void pshmem_double_get(double *dest, const double *source, size_t nelems, int pe) { shmi_get("shmem_double_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(double), pe); }
+void pshmem_double_get(double *dest, const double *source, size_t nelems, int pe) { shmi_get("shmem_double_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(double)), pe); }
 #pragma weak shmem_double_get = pshmem_double_get
-void pshmem_longdouble_get(long double *dest, const long double *source, size_t nelems, int pe) { shmi_get("shmem_longdouble_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long double), pe); }
+void pshmem_longdouble_get(long double *dest, const long double *source, size_t nelems, int pe) { shmi_get("shmem_longdouble_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long double)), pe); }
 #pragma weak shmem_longdouble_get = pshmem_longdouble_get
-void pshmem_char_get(char *dest, const char *source, size_t nelems, int pe) { shmi_get("shmem_char_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(char), pe); }
+void pshmem_char_get(char *dest, const char *source, size_t nelems, int pe) { shmi_get("shmem_char_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(char)), pe); }
 #pragma weak shmem_char_get = pshmem_char_get
-void pshmem_schar_get(signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_get("shmem_schar_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(signed char), pe); }
+void pshmem_schar_get(signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_get("shmem_schar_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(signed char)), pe); }
 #pragma weak shmem_schar_get = pshmem_schar_get
-void pshmem_short_get(short *dest, const short *source, size_t nelems, int pe) { shmi_get("shmem_short_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(short), pe); }
+void pshmem_short_get(short *dest, const short *source, size_t nelems, int pe) { shmi_get("shmem_short_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(short)), pe); }
 #pragma weak shmem_short_get = pshmem_short_get
-void pshmem_int_get(int *dest, const int *source, size_t nelems, int pe) { shmi_get("shmem_int_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int), pe); }
+void pshmem_int_get(int *dest, const int *source, size_t nelems, int pe) { shmi_get("shmem_int_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int)), pe); }
 #pragma weak shmem_int_get = pshmem_int_get
-void pshmem_long_get(long *dest, const long *source, size_t nelems, int pe) { shmi_get("shmem_long_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long), pe); }
+void pshmem_long_get(long *dest, const long *source, size_t nelems, int pe) { shmi_get("shmem_long_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long)), pe); }
 #pragma weak shmem_long_get = pshmem_long_get
-void pshmem_longlong_get(long long *dest, const long long *source, size_t nelems, int pe) { shmi_get("shmem_longlong_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long long), pe); }
+void pshmem_longlong_get(long long *dest, const long long *source, size_t nelems, int pe) { shmi_get("shmem_longlong_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long long)), pe); }
 #pragma weak shmem_longlong_get = pshmem_longlong_get
-void pshmem_uchar_get(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_get("shmem_uchar_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned char), pe); }
+void pshmem_uchar_get(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_get("shmem_uchar_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), pe); }
 #pragma weak shmem_uchar_get = pshmem_uchar_get
-void pshmem_ushort_get(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_get("shmem_ushort_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned short), pe); }
+void pshmem_ushort_get(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_get("shmem_ushort_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), pe); }
 #pragma weak shmem_ushort_get = pshmem_ushort_get
-void pshmem_uint_get(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_get("shmem_uint_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned int), pe); }
+void pshmem_uint_get(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_get("shmem_uint_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), pe); }
 #pragma weak shmem_uint_get = pshmem_uint_get
-void pshmem_ulong_get(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_get("shmem_ulong_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned long), pe); }
+void pshmem_ulong_get(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_get("shmem_ulong_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), pe); }
 #pragma weak shmem_ulong_get = pshmem_ulong_get
-void pshmem_ulonglong_get(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_get("shmem_ulonglong_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned long long), pe); }
+void pshmem_ulonglong_get(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_get("shmem_ulonglong_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), pe); }
 #pragma weak shmem_ulonglong_get = pshmem_ulonglong_get
-void pshmem_int8_get(int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_get("shmem_int8_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int8_t), pe); }
+void pshmem_int8_get(int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_get("shmem_int8_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), pe); }
 #pragma weak shmem_int8_get = pshmem_int8_get
-void pshmem_int16_get(int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_get("shmem_int16_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int16_t), pe); }
+void pshmem_int16_get(int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_get("shmem_int16_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), pe); }
 #pragma weak shmem_int16_get = pshmem_int16_get
-void pshmem_int32_get(int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_get("shmem_int32_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int32_t), pe); }
+void pshmem_int32_get(int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_get("shmem_int32_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), pe); }
 #pragma weak shmem_int32_get = pshmem_int32_get
-void pshmem_int64_get(int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_get("shmem_int64_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int64_t), pe); }
+void pshmem_int64_get(int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_get("shmem_int64_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), pe); }
 #pragma weak shmem_int64_get = pshmem_int64_get
-void pshmem_uint8_get(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_get("shmem_uint8_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint8_t), pe); }
+void pshmem_uint8_get(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_get("shmem_uint8_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), pe); }
 #pragma weak shmem_uint8_get = pshmem_uint8_get
-void pshmem_uint16_get(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_get("shmem_uint16_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint16_t), pe); }
+void pshmem_uint16_get(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_get("shmem_uint16_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), pe); }
 #pragma weak shmem_uint16_get = pshmem_uint16_get
-void pshmem_uint32_get(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_get("shmem_uint32_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint32_t), pe); }
+void pshmem_uint32_get(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_get("shmem_uint32_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), pe); }
 #pragma weak shmem_uint32_get = pshmem_uint32_get
-void pshmem_uint64_get(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_get("shmem_uint64_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint64_t), pe); }
+void pshmem_uint64_get(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_get("shmem_uint64_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), pe); }
 #pragma weak shmem_uint64_get = pshmem_uint64_get
-void pshmem_size_get(size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_get("shmem_size_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(size_t), pe); }
+void pshmem_size_get(size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_get("shmem_size_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(size_t)), pe); }
 #pragma weak shmem_size_get = pshmem_size_get
-void pshmem_ptrdiff_get(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_get("shmem_ptrdiff_get", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(ptrdiff_t), pe); }
+void pshmem_ptrdiff_get(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_get("shmem_ptrdiff_get", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), pe); }
 #pragma weak shmem_ptrdiff_get = pshmem_ptrdiff_get
 void pshmem_get8(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get8", SHMEM_CTX_DEFAULT, dest, source, nelems, pe); }
 #pragma weak shmem_get8 = pshmem_get8
-void pshmem_get16(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get16", SHMEM_CTX_DEFAULT, dest, source, nelems * 2, pe); }
+void pshmem_get16(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get16", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 2), pe); }
 #pragma weak shmem_get16 = pshmem_get16
-void pshmem_get32(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get32", SHMEM_CTX_DEFAULT, dest, source, nelems * 4, pe); }
+void pshmem_get32(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get32", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 4), pe); }
 #pragma weak shmem_get32 = pshmem_get32
-void pshmem_get64(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get64", SHMEM_CTX_DEFAULT, dest, source, nelems * 8, pe); }
+void pshmem_get64(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get64", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 8), pe); }
 #pragma weak shmem_get64 = pshmem_get64
-void pshmem_get128(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get128", SHMEM_CTX_DEFAULT, dest, source, nelems * 16, pe); }
+void pshmem_get128(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_get128", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 16), pe); }
 #pragma weak shmem_get128 = pshmem_get128
 void pshmem_getmem(void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_getmem", SHMEM_CTX_DEFAULT, dest, source, nelems, pe); }
 #pragma weak shmem_getmem = pshmem_getmem
-void pshmem_ctx_float_get(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { shmi_get("shmem_ctx_float_get", ctx, dest, source, nelems * sizeof(float), pe); }
+void pshmem_ctx_float_get(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { shmi_get("shmem_ctx_float_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_ctx_float_get = pshmem_ctx_float_get
-void pshmem_ctx_double_get(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { shmi_get("shmem_ctx_double_get", ctx, dest, source, nelems * sizeof(double), pe); }
+void pshmem_ctx_double_get(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { shmi_get("shmem_ctx_double_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(double)), pe); }
 #pragma weak shmem_ctx_double_get = pshmem_ctx_double_get
-void pshmem_ctx_longdouble_get(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { shmi_get("shmem_ctx_longdouble_get", ctx, dest, source, nelems * sizeof(long double), pe); }
+void pshmem_ctx_longdouble_get(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { shmi_get("shmem_ctx_longdouble_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(long double)), pe); }
 #pragma weak shmem_ctx_longdouble_get = pshmem_ctx_longdouble_get
-void pshmem_ctx_char_get(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { shmi_get("shmem_ctx_char_get", ctx, dest, source, nelems * sizeof(char), pe); }
+void pshmem_ctx_char_get(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { shmi_get("shmem_ctx_char_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(char)), pe); }
 #pragma weak shmem_ctx_char_get = pshmem_ctx_char_get
-void pshmem_ctx_schar_get(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_get("shmem_ctx_schar_get", ctx, dest, source, nelems * sizeof(signed char), pe); }
+void pshmem_ctx_schar_get(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_get("shmem_ctx_schar_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(signed char)), pe); }
 #pragma weak shmem_ctx_schar_get = pshmem_ctx_schar_get
-void pshmem_ctx_short_get(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { shmi_get("shmem_ctx_short_get", ctx, dest, source, nelems * sizeof(short), pe); }
+void pshmem_ctx_short_get(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { shmi_get("shmem_ctx_short_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(short)), pe); }
 #pragma weak shmem_ctx_short_get = pshmem_ctx_short_get
-void pshmem_ctx_int_get(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int_get", ctx, dest, source, nelems * sizeof(int), pe); }
+void pshmem_ctx_int_get(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(int)), pe); }
 #pragma weak shmem_ctx_int_get = pshmem_ctx_int_get
-void pshmem_ctx_long_get(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { shmi_get("shmem_ctx_long_get", ctx, dest, source, nelems * sizeof(long), pe); }
+void pshmem_ctx_long_get(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { shmi_get("shmem_ctx_long_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(long)), pe); }
 #pragma weak shmem_ctx_long_get = pshmem_ctx_long_get
-void pshmem_ctx_longlong_get(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { shmi_get("shmem_ctx_longlong_get", ctx, dest, source, nelems * sizeof(long long), pe); }
+void pshmem_ctx_longlong_get(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { shmi_get("shmem_ctx_longlong_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(long long)), pe); }
 #pragma weak shmem_ctx_longlong_get = pshmem_ctx_longlong_get
-void pshmem_ctx_uchar_get(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uchar_get", ctx, dest, source, nelems * sizeof(unsigned char), pe); }
+void pshmem_ctx_uchar_get(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uchar_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), pe); }
 #pragma weak shmem_ctx_uchar_get = pshmem_ctx_uchar_get
-void pshmem_ctx_ushort_get(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_get("shmem_ctx_ushort_get", ctx, dest, source, nelems * sizeof(unsigned short), pe); }
+void pshmem_ctx_ushort_get(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_get("shmem_ctx_ushort_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), pe); }
 #pragma weak shmem_ctx_ushort_get = pshmem_ctx_ushort_get
-void pshmem_ctx_uint_get(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint_get", ctx, dest, source, nelems * sizeof(unsigned int), pe); }
+void pshmem_ctx_uint_get(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), pe); }
 #pragma weak shmem_ctx_uint_get = pshmem_ctx_uint_get
-void pshmem_ctx_ulong_get(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_get("shmem_ctx_ulong_get", ctx, dest, source, nelems * sizeof(unsigned long), pe); }
+void pshmem_ctx_ulong_get(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_get("shmem_ctx_ulong_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), pe); }
 #pragma weak shmem_ctx_ulong_get = pshmem_ctx_ulong_get
-void pshmem_ctx_ulonglong_get(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_get("shmem_ctx_ulonglong_get", ctx, dest, source, nelems * sizeof(unsigned long long), pe); }
+void pshmem_ctx_ulonglong_get(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_get("shmem_ctx_ulonglong_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), pe); }
 #pragma weak shmem_ctx_ulonglong_get = pshmem_ctx_ulonglong_get
-void pshmem_ctx_int8_get(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int8_get", ctx, dest, source, nelems * sizeof(int8_t), pe); }
+void pshmem_ctx_int8_get(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int8_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), pe); }
 #pragma weak shmem_ctx_int8_get = pshmem_ctx_int8_get
-void pshmem_ctx_int16_get(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int16_get", ctx, dest, source, nelems * sizeof(int16_t), pe); }
+void pshmem_ctx_int16_get(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int16_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), pe); }
 #pragma weak shmem_ctx_int16_get = pshmem_ctx_int16_get
-void pshmem_ctx_int32_get(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int32_get", ctx, dest, source, nelems * sizeof(int32_t), pe); }
+void pshmem_ctx_int32_get(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int32_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), pe); }
 #pragma weak shmem_ctx_int32_get = pshmem_ctx_int32_get
-void pshmem_ctx_int64_get(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int64_get", ctx, dest, source, nelems * sizeof(int64_t), pe); }
+void pshmem_ctx_int64_get(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_int64_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), pe); }
 #pragma weak shmem_ctx_int64_get = pshmem_ctx_int64_get
-void pshmem_ctx_uint8_get(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint8_get", ctx, dest, source, nelems * sizeof(uint8_t), pe); }
+void pshmem_ctx_uint8_get(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint8_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), pe); }
 #pragma weak shmem_ctx_uint8_get = pshmem_ctx_uint8_get
-void pshmem_ctx_uint16_get(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint16_get", ctx, dest, source, nelems * sizeof(uint16_t), pe); }
+void pshmem_ctx_uint16_get(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint16_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), pe); }
 #pragma weak shmem_ctx_uint16_get = pshmem_ctx_uint16_get
-void pshmem_ctx_uint32_get(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint32_get", ctx, dest, source, nelems * sizeof(uint32_t), pe); }
+void pshmem_ctx_uint32_get(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint32_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), pe); }
 #pragma weak shmem_ctx_uint32_get = pshmem_ctx_uint32_get
-void pshmem_ctx_uint64_get(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint64_get", ctx, dest, source, nelems * sizeof(uint64_t), pe); }
+void pshmem_ctx_uint64_get(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_uint64_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), pe); }
 #pragma weak shmem_ctx_uint64_get = pshmem_ctx_uint64_get
-void pshmem_ctx_size_get(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_size_get", ctx, dest, source, nelems * sizeof(size_t), pe); }
+void pshmem_ctx_size_get(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_size_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(size_t)), pe); }
 #pragma weak shmem_ctx_size_get = pshmem_ctx_size_get
-void pshmem_ctx_ptrdiff_get(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_ptrdiff_get", ctx, dest, source, nelems * sizeof(ptrdiff_t), pe); }
+void pshmem_ctx_ptrdiff_get(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_get("shmem_ctx_ptrdiff_get", ctx, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), pe); }
 #pragma weak shmem_ctx_ptrdiff_get = pshmem_ctx_ptrdiff_get
 void pshmem_ctx_get8(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get8", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_get8 = pshmem_ctx_get8
-void pshmem_ctx_get16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get16", ctx, dest, source, nelems * 2, pe); }
+void pshmem_ctx_get16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get16", ctx, dest, source, shmi_nbytes(nelems, 2), pe); }
 #pragma weak shmem_ctx_get16 = pshmem_ctx_get16
-void pshmem_ctx_get32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get32", ctx, dest, source, nelems * 4, pe); }
+void pshmem_ctx_get32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get32", ctx, dest, source, shmi_nbytes(nelems, 4), pe); }
 #pragma weak shmem_ctx_get32 = pshmem_ctx_get32
-void pshmem_ctx_get64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get64", ctx, dest, source, nelems * 8, pe); }
+void pshmem_ctx_get64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get64", ctx, dest, source, shmi_nbytes(nelems, 8), pe); }
 #pragma weak shmem_ctx_get64 = pshmem_ctx_get64
-void pshmem_ctx_get128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get128", ctx, dest, source, nelems * 16, pe); }
+void pshmem_ctx_get128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_get128", ctx, dest, source, shmi_nbytes(nelems, 16), pe); }
 #pragma weak shmem_ctx_get128 = pshmem_ctx_get128
 void pshmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get("shmem_ctx_getmem", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_getmem = pshmem_ctx_getmem
@@ -439,243 +439,243 @@ size_t pshmem_ctx_size_g(shmem_ctx_t ctx, const size_t *source, int pe) { size_t
 #pragma weak shmem_ctx_size_g = pshmem_ctx_size_g
 ptrdiff_t pshmem_ctx_ptrdiff_g(shmem_ctx_t ctx, const ptrdiff_t *source, int pe) { ptrdiff_t value; uint64_t bits = shmi_g("shmem_ctx_ptrdiff_g", ctx, source, sizeof(ptrdiff_t), pe); __builtin_memcpy(&value, &bits, sizeof(ptrdiff_t)); return value; }
 #pragma weak shmem_ctx_ptrdiff_g = pshmem_ctx_ptrdiff_g
-void pshmem_float_put_nbi(float *dest, const float *source, size_t nelems, int pe) { shmi_put_nbi("shmem_float_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(float), pe); }
+void pshmem_float_put_nbi(float *dest, const float *source, size_t nelems, int pe) { shmi_put_nbi("shmem_float_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_float_put_nbi = pshmem_float_put_nbi
-void pshmem_double_put_nbi(double *dest, const double *source, size_t nelems, int pe) { shmi_put_nbi("shmem_double_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(double), pe); }
+void pshmem_double_put_nbi(double *dest, const double *source, size_t nelems, int pe) { shmi_put_nbi("shmem_double_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(double)), pe); }
 #pragma weak shmem_double_put_nbi = pshmem_double_put_nbi
-void pshmem_longdouble_put_nbi(long double *dest, const long double *source, size_t nelems, int pe) { shmi_put_nbi("shmem_longdouble_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long double), pe); }
+void pshmem_longdouble_put_nbi(long double *dest, const long double *source, size_t nelems, int pe) { shmi_put_nbi("shmem_longdouble_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long double)), pe); }
 #pragma weak shmem_longdouble_put_nbi = pshmem_longdouble_put_nbi
-void pshmem_char_put_nbi(char *dest, const char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_char_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(char), pe); }
+void pshmem_char_put_nbi(char *dest, const char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_char_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(char)), pe); }
 #pragma weak shmem_char_put_nbi = pshmem_char_put_nbi
-void pshmem_schar_put_nbi(signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_schar_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(signed char), pe); }
+void pshmem_schar_put_nbi(signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_schar_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(signed char)), pe); }
 #pragma weak shmem_schar_put_nbi = pshmem_schar_put_nbi
-void pshmem_short_put_nbi(short *dest, const short *source, size_t nelems, int pe) { shmi_put_nbi("shmem_short_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(short), pe); }
+void pshmem_short_put_nbi(short *dest, const short *source, size_t nelems, int pe) { shmi_put_nbi("shmem_short_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(short)), pe); }
 #pragma weak shmem_short_put_nbi = pshmem_short_put_nbi
-void pshmem_int_put_nbi(int *dest, const int *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int), pe); }
+void pshmem_int_put_nbi(int *dest, const int *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int)), pe); }
 #pragma weak shmem_int_put_nbi = pshmem_int_put_nbi
-void pshmem_long_put_nbi(long *dest, const long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_long_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long), pe); }
+void pshmem_long_put_nbi(long *dest, const long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_long_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long)), pe); }
 #pragma weak shmem_long_put_nbi = pshmem_long_put_nbi
-void pshmem_longlong_put_nbi(long long *dest, const long long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_longlong_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long long), pe); }
+void pshmem_longlong_put_nbi(long long *dest, const long long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_longlong_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long long)), pe); }
 #pragma weak shmem_longlong_put_nbi = pshmem_longlong_put_nbi
-void pshmem_uchar_put_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uchar_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned char), pe); }
+void pshmem_uchar_put_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uchar_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), pe); }
 #pragma weak shmem_uchar_put_nbi = pshmem_uchar_put_nbi
-void pshmem_ushort_put_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ushort_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned short), pe); }
+void pshmem_ushort_put_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ushort_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), pe); }
 #pragma weak shmem_ushort_put_nbi = pshmem_ushort_put_nbi
-void pshmem_uint_put_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned int), pe); }
+void pshmem_uint_put_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), pe); }
 #pragma weak shmem_uint_put_nbi = pshmem_uint_put_nbi
-void pshmem_ulong_put_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ulong_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned long), pe); }
+void pshmem_ulong_put_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ulong_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), pe); }
 #pragma weak shmem_ulong_put_nbi = pshmem_ulong_put_nbi
-void pshmem_ulonglong_put_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ulonglong_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned long long), pe); }
+void pshmem_ulonglong_put_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ulonglong_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), pe); }
 #pragma weak shmem_ulonglong_put_nbi = pshmem_ulonglong_put_nbi
-void pshmem_int8_put_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int8_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int8_t), pe); }
+void pshmem_int8_put_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int8_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), pe); }
 #pragma weak shmem_int8_put_nbi = pshmem_int8_put_nbi
-void pshmem_int16_put_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int16_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int16_t), pe); }
+void pshmem_int16_put_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int16_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), pe); }
 #pragma weak shmem_int16_put_nbi = pshmem_int16_put_nbi
-void pshmem_int32_put_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int32_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int32_t), pe); }
+void pshmem_int32_put_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int32_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), pe); }
 #pragma weak shmem_int32_put_nbi = pshmem_int32_put_nbi
-void pshmem_int64_put_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int64_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int64_t), pe); }
+void pshmem_int64_put_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_int64_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), pe); }
 #pragma weak shmem_int64_put_nbi = pshmem_int64_put_nbi
-void pshmem_uint8_put_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint8_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint8_t), pe); }
+void pshmem_uint8_put_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint8_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), pe); }
 #pragma weak shmem_uint8_put_nbi = pshmem_uint8_put_nbi
-void pshmem_uint16_put_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint16_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint16_t), pe); }
+void pshmem_uint16_put_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint16_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), pe); }
 #pragma weak shmem_uint16_put_nbi = pshmem_uint16_put_nbi
-void pshmem_uint32_put_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint32_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint32_t), pe); }
+void pshmem_uint32_put_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint32_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), pe); }
 #pragma weak shmem_uint32_put_nbi = pshmem_uint32_put_nbi
-void pshmem_uint64_put_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint64_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint64_t), pe); }
+void pshmem_uint64_put_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_uint64_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), pe); }
 #pragma weak shmem_uint64_put_nbi = pshmem_uint64_put_nbi
-void pshmem_size_put_nbi(size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_size_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(size_t), pe); }
+void pshmem_size_put_nbi(size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_size_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(size_t)), pe); }
 #pragma weak shmem_size_put_nbi = pshmem_size_put_nbi
-void pshmem_ptrdiff_put_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ptrdiff_put_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(ptrdiff_t), pe); }
+void pshmem_ptrdiff_put_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ptrdiff_put_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), pe); }
 #pragma weak shmem_ptrdiff_put_nbi = pshmem_ptrdiff_put_nbi
 void pshmem_put8_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put8_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe); }
 #pragma weak shmem_put8_nbi = pshmem_put8_nbi
-void pshmem_put16_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put16_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * 2, pe); }
+void pshmem_put16_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put16_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 2), pe); }
 #pragma weak shmem_put16_nbi = pshmem_put16_nbi
-void pshmem_put32_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put32_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * 4, pe); }
+void pshmem_put32_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put32_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 4), pe); }
 #pragma weak shmem_put32_nbi = pshmem_put32_nbi
-void pshmem_put64_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put64_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * 8, pe); }
+void pshmem_put64_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put64_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 8), pe); }
 #pragma weak shmem_put64_nbi = pshmem_put64_nbi
-void pshmem_put128_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put128_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * 16, pe); }
+void pshmem_put128_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_put128_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 16), pe); }
 #pragma weak shmem_put128_nbi = pshmem_put128_nbi
 void pshmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_putmem_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe); }
 #pragma weak shmem_putmem_nbi = pshmem_putmem_nbi
-void pshmem_ctx_float_put_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_float_put_nbi", ctx, dest, source, nelems * sizeof(float), pe); }
+void pshmem_ctx_float_put_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_float_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_ctx_float_put_nbi = pshmem_ctx_float_put_nbi
-void pshmem_ctx_double_put_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_double_put_nbi", ctx, dest, source, nelems * sizeof(double), pe); }
+void pshmem_ctx_double_put_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_double_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(double)), pe); }
 #pragma weak shmem_ctx_double_put_nbi = pshmem_ctx_double_put_nbi
-void pshmem_ctx_longdouble_put_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_longdouble_put_nbi", ctx, dest, source, nelems * sizeof(long double), pe); }
+void pshmem_ctx_longdouble_put_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_longdouble_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(long double)), pe); }
 #pragma weak shmem_ctx_longdouble_put_nbi = pshmem_ctx_longdouble_put_nbi
-void pshmem_ctx_char_put_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_char_put_nbi", ctx, dest, source, nelems * sizeof(char), pe); }
+void pshmem_ctx_char_put_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_char_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(char)), pe); }
 #pragma weak shmem_ctx_char_put_nbi = pshmem_ctx_char_put_nbi
-void pshmem_ctx_schar_put_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_schar_put_nbi", ctx, dest, source, nelems * sizeof(signed char), pe); }
+void pshmem_ctx_schar_put_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_schar_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(signed char)), pe); }
 #pragma weak shmem_ctx_schar_put_nbi = pshmem_ctx_schar_put_nbi
-void pshmem_ctx_short_put_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_short_put_nbi", ctx, dest, source, nelems * sizeof(short), pe); }
+void pshmem_ctx_short_put_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_short_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(short)), pe); }
 #pragma weak shmem_ctx_short_put_nbi = pshmem_ctx_short_put_nbi
-void pshmem_ctx_int_put_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int_put_nbi", ctx, dest, source, nelems * sizeof(int), pe); }
+void pshmem_ctx_int_put_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int)), pe); }
 #pragma weak shmem_ctx_int_put_nbi = pshmem_ctx_int_put_nbi
-void pshmem_ctx_long_put_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_long_put_nbi", ctx, dest, source, nelems * sizeof(long), pe); }
+void pshmem_ctx_long_put_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_long_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(long)), pe); }
 #pragma weak shmem_ctx_long_put_nbi = pshmem_ctx_long_put_nbi
-void pshmem_ctx_longlong_put_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_longlong_put_nbi", ctx, dest, source, nelems * sizeof(long long), pe); }
+void pshmem_ctx_longlong_put_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_longlong_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(long long)), pe); }
 #pragma weak shmem_ctx_longlong_put_nbi = pshmem_ctx_longlong_put_nbi
-void pshmem_ctx_uchar_put_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uchar_put_nbi", ctx, dest, source, nelems * sizeof(unsigned char), pe); }
+void pshmem_ctx_uchar_put_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uchar_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), pe); }
 #pragma weak shmem_ctx_uchar_put_nbi = pshmem_ctx_uchar_put_nbi
-void pshmem_ctx_ushort_put_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_ushort_put_nbi", ctx, dest, source, nelems * sizeof(unsigned short), pe); }
+void pshmem_ctx_ushort_put_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_ushort_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), pe); }
 #pragma weak shmem_ctx_ushort_put_nbi = pshmem_ctx_ushort_put_nbi
-void pshmem_ctx_uint_put_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint_put_nbi", ctx, dest, source, nelems * sizeof(unsigned int), pe); }
+void pshmem_ctx_uint_put_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), pe); }
 #pragma weak shmem_ctx_uint_put_nbi = pshmem_ctx_uint_put_nbi
-void pshmem_ctx_ulong_put_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_ulong_put_nbi", ctx, dest, source, nelems * sizeof(unsigned long), pe); }
+void pshmem_ctx_ulong_put_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_ulong_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), pe); }
 #pragma weak shmem_ctx_ulong_put_nbi = pshmem_ctx_ulong_put_nbi
-void pshmem_ctx_ulonglong_put_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_ulonglong_put_nbi", ctx, dest, source, nelems * sizeof(unsigned long long), pe); }
+void pshmem_ctx_ulonglong_put_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_ulonglong_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), pe); }
 #pragma weak shmem_ctx_ulonglong_put_nbi = pshmem_ctx_ulonglong_put_nbi
-void pshmem_ctx_int8_put_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int8_put_nbi", ctx, dest, source, nelems * sizeof(int8_t), pe); }
+void pshmem_ctx_int8_put_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int8_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), pe); }
 #pragma weak shmem_ctx_int8_put_nbi = pshmem_ctx_int8_put_nbi
-void pshmem_ctx_int16_put_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int16_put_nbi", ctx, dest, source, nelems * sizeof(int16_t), pe); }
+void pshmem_ctx_int16_put_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int16_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), pe); }
 #pragma weak shmem_ctx_int16_put_nbi = pshmem_ctx_int16_put_nbi
-void pshmem_ctx_int32_put_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int32_put_nbi", ctx, dest, source, nelems * sizeof(int32_t), pe); }
+void pshmem_ctx_int32_put_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int32_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), pe); }
 #pragma weak shmem_ctx_int32_put_nbi = pshmem_ctx_int32_put_nbi
-void pshmem_ctx_int64_put_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int64_put_nbi", ctx, dest, source, nelems * sizeof(int64_t), pe); }
+void pshmem_ctx_int64_put_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_int64_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), pe); }
 #pragma weak shmem_ctx_int64_put_nbi = pshmem_ctx_int64_put_nbi
-void pshmem_ctx_uint8_put_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint8_put_nbi", ctx, dest, source, nelems * sizeof(uint8_t), pe); }
+void pshmem_ctx_uint8_put_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint8_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), pe); }
 #pragma weak shmem_ctx_uint8_put_nbi = pshmem_ctx_uint8_put_nbi
-void pshmem_ctx_uint16_put_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint16_put_nbi", ctx, dest, source, nelems * sizeof(uint16_t), pe); }
+void pshmem_ctx_uint16_put_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint16_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), pe); }
 #pragma weak shmem_ctx_uint16_put_nbi = pshmem_ctx_uint16_put_nbi
-void pshmem_ctx_uint32_put_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint32_put_nbi", ctx, dest, source, nelems * sizeof(uint32_t), pe); }
+void pshmem_ctx_uint32_put_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint32_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), pe); }
 #pragma weak shmem_ctx_uint32_put_nbi = pshmem_ctx_uint32_put_nbi
-void pshmem_ctx_uint64_put_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint64_put_nbi", ctx, dest, source, nelems * sizeof(uint64_t), pe); }
+void pshmem_ctx_uint64_put_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_uint64_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), pe); }
 #pragma weak shmem_ctx_uint64_put_nbi = pshmem_ctx_uint64_put_nbi
-void pshmem_ctx_size_put_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_size_put_nbi", ctx, dest, source, nelems * sizeof(size_t), pe); }
+void pshmem_ctx_size_put_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_size_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(size_t)), pe); }
 #pragma weak shmem_ctx_size_put_nbi = pshmem_ctx_size_put_nbi
-void pshmem_ctx_ptrdiff_put_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_ptrdiff_put_nbi", ctx, dest, source, nelems * sizeof(ptrdiff_t), pe); }
+void pshmem_ctx_ptrdiff_put_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_ptrdiff_put_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), pe); }
 #pragma weak shmem_ctx_ptrdiff_put_nbi = pshmem_ctx_ptrdiff_put_nbi
 void pshmem_ctx_put8_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put8_nbi", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_put8_nbi = pshmem_ctx_put8_nbi
-void pshmem_ctx_put16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put16_nbi", ctx, dest, source, nelems * 2, pe); }
+void pshmem_ctx_put16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put16_nbi", ctx, dest, source, shmi_nbytes(nelems, 2), pe); }
 #pragma weak shmem_ctx_put16_nbi = pshmem_ctx_put16_nbi
-void pshmem_ctx_put32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put32_nbi", ctx, dest, source, nelems * 4, pe); }
+void pshmem_ctx_put32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put32_nbi", ctx, dest, source, shmi_nbytes(nelems, 4), pe); }
 #pragma weak shmem_ctx_put32_nbi = pshmem_ctx_put32_nbi
-void pshmem_ctx_put64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put64_nbi", ctx, dest, source, nelems * 8, pe); }
+void pshmem_ctx_put64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put64_nbi", ctx, dest, source, shmi_nbytes(nelems, 8), pe); }
 #pragma weak shmem_ctx_put64_nbi = pshmem_ctx_put64_nbi
-void pshmem_ctx_put128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put128_nbi", ctx, dest, source, nelems * 16, pe); }
+void pshmem_ctx_put128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_put128_nbi", ctx, dest, source, shmi_nbytes(nelems, 16), pe); }
 #pragma weak shmem_ctx_put128_nbi = pshmem_ctx_put128_nbi
 void pshmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_put_nbi("shmem_ctx_putmem_nbi", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_putmem_nbi = pshmem_ctx_putmem_nbi
-void pshmem_float_get_nbi(float *dest, const float *source, size_t nelems, int pe) { shmi_get_nbi("shmem_float_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(float), pe); }
+void pshmem_float_get_nbi(float *dest, const float *source, size_t nelems, int pe) { shmi_get_nbi("shmem_float_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_float_get_nbi = pshmem_float_get_nbi
-void pshmem_double_get_nbi(double *dest, const double *source, size_t nelems, int pe) { shmi_get_nbi("shmem_double_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(double), pe); }
+void pshmem_double_get_nbi(double *dest, const double *source, size_t nelems, int pe) { shmi_get_nbi("shmem_double_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(double)), pe); }
 #pragma weak shmem_double_get_nbi = pshmem_double_get_nbi
-void pshmem_longdouble_get_nbi(long double *dest, const long double *source, size_t nelems, int pe) { shmi_get_nbi("shmem_longdouble_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long double), pe); }
+void pshmem_longdouble_get_nbi(long double *dest, const long double *source, size_t nelems, int pe) { shmi_get_nbi("shmem_longdouble_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long double)), pe); }
 #pragma weak shmem_longdouble_get_nbi = pshmem_longdouble_get_nbi
-void pshmem_char_get_nbi(char *dest, const char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_char_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(char), pe); }
+void pshmem_char_get_nbi(char *dest, const char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_char_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(char)), pe); }
 #pragma weak shmem_char_get_nbi = pshmem_char_get_nbi
-void pshmem_schar_get_nbi(signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_schar_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(signed char), pe); }
+void pshmem_schar_get_nbi(signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_schar_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(signed char)), pe); }
 #pragma weak shmem_schar_get_nbi = pshmem_schar_get_nbi
-void pshmem_short_get_nbi(short *dest, const short *source, size_t nelems, int pe) { shmi_get_nbi("shmem_short_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(short), pe); }
+void pshmem_short_get_nbi(short *dest, const short *source, size_t nelems, int pe) { shmi_get_nbi("shmem_short_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(short)), pe); }
 #pragma weak shmem_short_get_nbi = pshmem_short_get_nbi
-void pshmem_int_get_nbi(int *dest, const int *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int), pe); }
+void pshmem_int_get_nbi(int *dest, const int *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int)), pe); }
 #pragma weak shmem_int_get_nbi = pshmem_int_get_nbi
-void pshmem_long_get_nbi(long *dest, const long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_long_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long), pe); }
+void pshmem_long_get_nbi(long *dest, const long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_long_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long)), pe); }
 #pragma weak shmem_long_get_nbi = pshmem_long_get_nbi
-void pshmem_longlong_get_nbi(long long *dest, const long long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_longlong_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(long long), pe); }
+void pshmem_longlong_get_nbi(long long *dest, const long long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_longlong_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(long long)), pe); }
 #pragma weak shmem_longlong_get_nbi = pshmem_longlong_get_nbi
-void pshmem_uchar_get_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uchar_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned char), pe); }
+void pshmem_uchar_get_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uchar_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), pe); }
 #pragma weak shmem_uchar_get_nbi = pshmem_uchar_get_nbi
-void pshmem_ushort_get_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ushort_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned short), pe); }
+void pshmem_ushort_get_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ushort_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), pe); }
 #pragma weak shmem_ushort_get_nbi = pshmem_ushort_get_nbi
-void pshmem_uint_get_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned int), pe); }
+void pshmem_uint_get_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), pe); }
 #pragma weak shmem_uint_get_nbi = pshmem_uint_get_nbi
-void pshmem_ulong_get_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ulong_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned long), pe); }
+void pshmem_ulong_get_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ulong_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), pe); }
 #pragma weak shmem_ulong_get_nbi = pshmem_ulong_get_nbi
-void pshmem_ulonglong_get_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ulonglong_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(unsigned long long), pe); }
+void pshmem_ulonglong_get_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ulonglong_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), pe); }
 #pragma weak shmem_ulonglong_get_nbi = pshmem_ulonglong_get_nbi
-void pshmem_int8_get_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int8_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int8_t), pe); }
+void pshmem_int8_get_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int8_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), pe); }
 #pragma weak shmem_int8_get_nbi = pshmem_int8_get_nbi
-void pshmem_int16_get_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int16_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int16_t), pe); }
+void pshmem_int16_get_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int16_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), pe); }
 #pragma weak shmem_int16_get_nbi = pshmem_int16_get_nbi
-void pshmem_int32_get_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int32_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int32_t), pe); }
+void pshmem_int32_get_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int32_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), pe); }
 #pragma weak shmem_int32_get_nbi = pshmem_int32_get_nbi
-void pshmem_int64_get_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int64_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(int64_t), pe); }
+void pshmem_int64_get_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_int64_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), pe); }
 #pragma weak shmem_int64_get_nbi = pshmem_int64_get_nbi
-void pshmem_uint8_get_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint8_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint8_t), pe); }
+void pshmem_uint8_get_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint8_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), pe); }
 #pragma weak shmem_uint8_get_nbi = pshmem_uint8_get_nbi
-void pshmem_uint16_get_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint16_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint16_t), pe); }
+void pshmem_uint16_get_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint16_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), pe); }
 #pragma weak shmem_uint16_get_nbi = pshmem_uint16_get_nbi
-void pshmem_uint32_get_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint32_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint32_t), pe); }
+void pshmem_uint32_get_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint32_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), pe); }
 #pragma weak shmem_uint32_get_nbi = pshmem_uint32_get_nbi
-void pshmem_uint64_get_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint64_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(uint64_t), pe); }
+void pshmem_uint64_get_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_uint64_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), pe); }
 #pragma weak shmem_uint64_get_nbi = pshmem_uint64_get_nbi
-void pshmem_size_get_nbi(size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_size_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(size_t), pe); }
+void pshmem_size_get_nbi(size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_size_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(size_t)), pe); }
 #pragma weak shmem_size_get_nbi = pshmem_size_get_nbi
-void pshmem_ptrdiff_get_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ptrdiff_get_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * sizeof(ptrdiff_t), pe); }
+void pshmem_ptrdiff_get_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ptrdiff_get_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), pe); }
 #pragma weak shmem_ptrdiff_get_nbi = pshmem_ptrdiff_get_nbi
 void pshmem_get8_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get8_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe); }
 #pragma weak shmem_get8_nbi = pshmem_get8_nbi
-void pshmem_get16_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get16_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * 2, pe); }
+void pshmem_get16_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get16_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 2), pe); }
 #pragma weak shmem_get16_nbi = pshmem_get16_nbi
-void pshmem_get32_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get32_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * 4, pe); }
+void pshmem_get32_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get32_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 4), pe); }
 #pragma weak shmem_get32_nbi = pshmem_get32_nbi
-void pshmem_get64_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get64_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * 8, pe); }
+void pshmem_get64_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get64_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 8), pe); }
 #pragma weak shmem_get64_nbi = pshmem_get64_nbi
-void pshmem_get128_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get128_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems * 16, pe); }
+void pshmem_get128_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_get128_nbi", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, 16), pe); }
 #pragma weak shmem_get128_nbi = pshmem_get128_nbi
 void pshmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_getmem_nbi", SHMEM_CTX_DEFAULT, dest, source, nelems, pe); }
 #pragma weak shmem_getmem_nbi = pshmem_getmem_nbi
-void pshmem_ctx_float_get_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_float_get_nbi", ctx, dest, source, nelems * sizeof(float), pe); }
+void pshmem_ctx_float_get_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_float_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_ctx_float_get_nbi = pshmem_ctx_float_get_nbi
-void pshmem_ctx_double_get_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_double_get_nbi", ctx, dest, source, nelems * sizeof(double), pe); }
+void pshmem_ctx_double_get_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_double_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(double)), pe); }
 #pragma weak shmem_ctx_double_get_nbi = pshmem_ctx_double_get_nbi
-void pshmem_ctx_longdouble_get_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_longdouble_get_nbi", ctx, dest, source, nelems * sizeof(long double), pe); }
+void pshmem_ctx_longdouble_get_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_longdouble_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(long double)), pe); }
 #pragma weak shmem_ctx_longdouble_get_nbi = pshmem_ctx_longdouble_get_nbi
-void pshmem_ctx_char_get_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_char_get_nbi", ctx, dest, source, nelems * sizeof(char), pe); }
+void pshmem_ctx_char_get_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_char_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(char)), pe); }
 #pragma weak shmem_ctx_char_get_nbi = pshmem_ctx_char_get_nbi
-void pshmem_ctx_schar_get_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_schar_get_nbi", ctx, dest, source, nelems * sizeof(signed char), pe); }
+void pshmem_ctx_schar_get_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_schar_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(signed char)), pe); }
 #pragma weak shmem_ctx_schar_get_nbi = pshmem_ctx_schar_get_nbi
-void pshmem_ctx_short_get_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_short_get_nbi", ctx, dest, source, nelems * sizeof(short), pe); }
+void pshmem_ctx_short_get_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_short_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(short)), pe); }
 #pragma weak shmem_ctx_short_get_nbi = pshmem_ctx_short_get_nbi
-void pshmem_ctx_int_get_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int_get_nbi", ctx, dest, source, nelems * sizeof(int), pe); }
+void pshmem_ctx_int_get_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int)), pe); }
 #pragma weak shmem_ctx_int_get_nbi = pshmem_ctx_int_get_nbi
-void pshmem_ctx_long_get_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_long_get_nbi", ctx, dest, source, nelems * sizeof(long), pe); }
+void pshmem_ctx_long_get_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_long_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(long)), pe); }
 #pragma weak shmem_ctx_long_get_nbi = pshmem_ctx_long_get_nbi
-void pshmem_ctx_longlong_get_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_longlong_get_nbi", ctx, dest, source, nelems * sizeof(long long), pe); }
+void pshmem_ctx_longlong_get_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_longlong_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(long long)), pe); }
 #pragma weak shmem_ctx_longlong_get_nbi = pshmem_ctx_longlong_get_nbi
-void pshmem_ctx_uchar_get_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uchar_get_nbi", ctx, dest, source, nelems * sizeof(unsigned char), pe); }
+void pshmem_ctx_uchar_get_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uchar_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned char)), pe); }
 #pragma weak shmem_ctx_uchar_get_nbi = pshmem_ctx_uchar_get_nbi
-void pshmem_ctx_ushort_get_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_ushort_get_nbi", ctx, dest, source, nelems * sizeof(unsigned short), pe); }
+void pshmem_ctx_ushort_get_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_ushort_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned short)), pe); }
 #pragma weak shmem_ctx_ushort_get_nbi = pshmem_ctx_ushort_get_nbi
-void pshmem_ctx_uint_get_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint_get_nbi", ctx, dest, source, nelems * sizeof(unsigned int), pe); }
+void pshmem_ctx_uint_get_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned int)), pe); }
 #pragma weak shmem_ctx_uint_get_nbi = pshmem_ctx_uint_get_nbi
-void pshmem_ctx_ulong_get_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_ulong_get_nbi", ctx, dest, source, nelems * sizeof(unsigned long), pe); }
+void pshmem_ctx_ulong_get_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_ulong_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned long)), pe); }
 #pragma weak shmem_ctx_ulong_get_nbi = pshmem_ctx_ulong_get_nbi
-void pshmem_ctx_ulonglong_get_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_ulonglong_get_nbi", ctx, dest, source, nelems * sizeof(unsigned long long), pe); }
+void pshmem_ctx_ulonglong_get_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_ulonglong_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(unsigned long long)), pe); }
 #pragma weak shmem_ctx_ulonglong_get_nbi = pshmem_ctx_ulonglong_get_nbi
-void pshmem_ctx_int8_get_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int8_get_nbi", ctx, dest, source, nelems * sizeof(int8_t), pe); }
+void pshmem_ctx_int8_get_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int8_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int8_t)), pe); }
 #pragma weak shmem_ctx_int8_get_nbi = pshmem_ctx_int8_get_nbi
-void pshmem_ctx_int16_get_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int16_get_nbi", ctx, dest, source, nelems * sizeof(int16_t), pe); }
+void pshmem_ctx_int16_get_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int16_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int16_t)), pe); }
 #pragma weak shmem_ctx_int16_get_nbi = pshmem_ctx_int16_get_nbi
-void pshmem_ctx_int32_get_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int32_get_nbi", ctx, dest, source, nelems * sizeof(int32_t), pe); }
+void pshmem_ctx_int32_get_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int32_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int32_t)), pe); }
 #pragma weak shmem_ctx_int32_get_nbi = pshmem_ctx_int32_get_nbi
-void pshmem_ctx_int64_get_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int64_get_nbi", ctx, dest, source, nelems * sizeof(int64_t), pe); }
+void pshmem_ctx_int64_get_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_int64_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(int64_t)), pe); }
 #pragma weak shmem_ctx_int64_get_nbi = pshmem_ctx_int64_get_nbi
-void pshmem_ctx_uint8_get_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint8_get_nbi", ctx, dest, source, nelems * sizeof(uint8_t), pe); }
+void pshmem_ctx_uint8_get_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint8_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint8_t)), pe); }
 #pragma weak shmem_ctx_uint8_get_nbi = pshmem_ctx_uint8_get_nbi
-void pshmem_ctx_uint16_get_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint16_get_nbi", ctx, dest, source, nelems * sizeof(uint16_t), pe); }
+void pshmem_ctx_uint16_get_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint16_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint16_t)), pe); }
 #pragma weak shmem_ctx_uint16_get_nbi = pshmem_ctx_uint16_get_nbi
-void pshmem_ctx_uint32_get_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint32_get_nbi", ctx, dest, source, nelems * sizeof(uint32_t), pe); }
+void pshmem_ctx_uint32_get_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint32_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint32_t)), pe); }
 #pragma weak shmem_ctx_uint32_get_nbi = pshmem_ctx_uint32_get_nbi
-void pshmem_ctx_uint64_get_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint64_get_nbi", ctx, dest, source, nelems * sizeof(uint64_t), pe); }
+void pshmem_ctx_uint64_get_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_uint64_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(uint64_t)), pe); }
 #pragma weak shmem_ctx_uint64_get_nbi = pshmem_ctx_uint64_get_nbi
-void pshmem_ctx_size_get_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_size_get_nbi", ctx, dest, source, nelems * sizeof(size_t), pe); }
+void pshmem_ctx_size_get_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_size_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(size_t)), pe); }
 #pragma weak shmem_ctx_size_get_nbi = pshmem_ctx_size_get_nbi
-void pshmem_ctx_ptrdiff_get_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_ptrdiff_get_nbi", ctx, dest, source, nelems * sizeof(ptrdiff_t), pe); }
+void pshmem_ctx_ptrdiff_get_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_ptrdiff_get_nbi", ctx, dest, source, shmi_nbytes(nelems, sizeof(ptrdiff_t)), pe); }
 #pragma weak shmem_ctx_ptrdiff_get_nbi = pshmem_ctx_ptrdiff_get_nbi
 void pshmem_ctx_get8_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get8_nbi", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_get8_nbi = pshmem_ctx_get8_nbi
-void pshmem_ctx_get16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get16_nbi", ctx, dest, source, nelems * 2, pe); }
+void pshmem_ctx_get16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get16_nbi", ctx, dest, source, shmi_nbytes(nelems, 2), pe); }
 #pragma weak shmem_ctx_get16_nbi = pshmem_ctx_get16_nbi
-void pshmem_ctx_get32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get32_nbi", ctx, dest, source, nelems * 4, pe); }
+void pshmem_ctx_get32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get32_nbi", ctx, dest, source, shmi_nbytes(nelems, 4), pe); }
 #pragma weak shmem_ctx_get32_nbi = pshmem_ctx_get32_nbi
-void pshmem_ctx_get64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get64_nbi", ctx, dest, source, nelems * 8, pe); }
+void pshmem_ctx_get64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get64_nbi", ctx, dest, source, shmi_nbytes(nelems, 8), pe); }
 #pragma weak shmem_ctx_get64_nbi = pshmem_ctx_get64_nbi
-void pshmem_ctx_get128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get128_nbi", ctx, dest, source, nelems * 16, pe); }
+void pshmem_ctx_get128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_get128_nbi", ctx, dest, source, shmi_nbytes(nelems, 16), pe); }
 #pragma weak shmem_ctx_get128_nbi = pshmem_ctx_get128_nbi
 void pshmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) { shmi_get_nbi("shmem_ctx_getmem_nbi", ctx, dest, source, nelems, pe); }
 #pragma weak shmem_ctx_getmem_nbi = pshmem_ctx_getmem_nbi

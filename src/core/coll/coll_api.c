@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "core/coll/coll.h"
+#include "core/dataplane.h"
 #include "core/error.h"
 #include "core/init.h"
 #include "core/state.h"
@@ -78,6 +79,7 @@ int shmi_team_reduce(const char *routine, shmem_team_t team, void *dest,
         return -1;
     if (!shmi_reduce_valid(op, dt))
         SHMI_FATAL("%s: operator not defined on this type", routine);
+    shmi_coll_check_count(routine, dest, src, nreduce, shmi_dtype_size(dt));
     shmi_coll_reduce(t, dest, src, nreduce, dt, op);
     return 0;
 }
@@ -92,6 +94,7 @@ int shmi_team_scan(const char *routine, shmem_team_t team, void *dest,
         return -1;
     if (!shmi_reduce_valid(op, dt))
         SHMI_FATAL("%s: operator not defined on this type", routine);
+    shmi_coll_check_count(routine, dest, src, nelems, shmi_dtype_size(dt));
     shmi_coll_scan(t, dest, src, nelems, dt, op, exclusive);
     return 0;
 }
@@ -110,6 +113,7 @@ int shmi_team_broadcast(const char *routine, shmem_team_t team, void *dest,
                  routine, root, t->n_pes);
         return -1;
     }
+    shmi_coll_check_count(routine, NULL, NULL, nbytes, 1);
     shmi_coll_broadcast(t, dest, src, nbytes, root);
     return 0;
 }
@@ -121,6 +125,7 @@ int shmi_team_collect(const char *routine, shmem_team_t team, void *dest,
 
     if (t == NULL)
         return -1;
+    shmi_coll_check_count(routine, NULL, NULL, nbytes, 1);
     shmi_coll_collect(t, dest, src, nbytes);
     return 0;
 }
@@ -132,6 +137,7 @@ int shmi_team_fcollect(const char *routine, shmem_team_t team, void *dest,
 
     if (t == NULL)
         return -1;
+    shmi_coll_check_count(routine, NULL, NULL, nbytes, 1);
     shmi_coll_fcollect(t, dest, src, nbytes);
     return 0;
 }
@@ -143,6 +149,7 @@ int shmi_team_alltoall(const char *routine, shmem_team_t team, void *dest,
 
     if (t == NULL)
         return -1;
+    shmi_coll_check_count(routine, NULL, NULL, nbytes, 1);
     shmi_coll_alltoall(t, dest, src, nbytes);
     return 0;
 }

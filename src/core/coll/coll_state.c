@@ -87,8 +87,8 @@ void shmi_coll_flag_add(uint64_t *flag, int wpe)
 {
     uint64_t one = 1;
 
-    shmi_amo("shmem collective", SHMEM_CTX_DEFAULT, SHMI_AMO_ADD,
-             SHMI_DT_UINT64, flag, &one, NULL, NULL, wpe);
+    shmi_amo_runtime("shmem collective", SHMI_AMO_ADD, SHMI_DT_UINT64, flag,
+                     &one, NULL, wpe);
 }
 
 /*
@@ -131,8 +131,8 @@ void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
     shmi_wait_u64("shmem collective", flag, SHMEM_CMP_GE, count);
     /* A fetching atomic: the subtraction is done when it returns, even when
      * atomics to this PE's own memory go through the fabric. */
-    shmi_amo("shmem collective", SHMEM_CTX_DEFAULT, SHMI_AMO_FETCH_ADD,
-             SHMI_DT_UINT64, flag, &minus, NULL, &old, shmi_my_pe_fast());
+    shmi_amo_runtime("shmem collective", SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64,
+                     flag, &minus, &old, shmi_my_pe_fast());
 }
 
 void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
@@ -143,8 +143,8 @@ void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
         shmi_coll_flag_add(flag, wpe);
         return;
     }
-    shmi_put_signal("shmem collective", SHMEM_CTX_DEFAULT, dest, src, nbytes,
-                    flag, 1, SHMEM_SIGNAL_ADD, wpe, 0);
+    shmi_put_signal_runtime("shmem collective", dest, src, nbytes, flag, 1,
+                            SHMEM_SIGNAL_ADD, wpe);
 }
 
 void shmi_coll_fence(void)

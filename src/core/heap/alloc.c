@@ -475,6 +475,39 @@ int shmi_alloc_resize(shmi_alloc_t *a, size_t off, size_t size,
     return 0;
 }
 
+int shmi_alloc_window(shmi_alloc_t *a, size_t want, size_t *lo, size_t *hi)
+{
+    blk_t *b = a->first, *last = NULL;
+    size_t l = a->size, h;
+
+    for (; b; b = b->next) {
+        if (b->is_free && l == a->size)
+            l = b->off;
+        last = b;
+    }
+    h = want > a->size - l ? a->size : l + align_up(want, SHMI_ALLOC_GRAIN);
+    if (h < a->size) {
+        /* The tail [h, size) must be free to be given up. */
+        if (!last || !last->is_free || last->off > h)
+            return SHMI_EINVAL;
+        free_remove(a, last);
+        if (last->off == h) {
+            if (last->prev)
+                last->prev->next = NULL;
+            else
+                a->first = NULL;
+            desc_release(a, last);
+        } else {
+            last->size = h - last->off;
+            free_insert(a, last);
+        }
+        a->size = h;
+    }
+    *lo = l;
+    *hi = h;
+    return 0;
+}
+
 void shmi_alloc_get_stats(const shmi_alloc_t *a, shmi_alloc_stats_t *st)
 {
     size_t largest = 0;

@@ -77,6 +77,16 @@ int shmi_alloc_block_size(const shmi_alloc_t *a, size_t off, size_t *len);
 int shmi_alloc_resize(shmi_alloc_t *a, size_t off, size_t size,
                       size_t *released, size_t *released_len);
 
+/*
+ * Fixes the window where later allocations can land: [*lo, *hi), *lo the
+ * offset of the first free block (everything below is allocated), *hi =
+ * *lo + want rounded up to the grain, or the end of the region when that is
+ * smaller. The region is cut to *hi (the free space past it is given up for
+ * good), so that no block can ever be handed out outside the window.
+ * SHMI_EINVAL, changing nothing, when an allocated block lies past *hi.
+ */
+int shmi_alloc_window(shmi_alloc_t *a, size_t want, size_t *lo, size_t *hi);
+
 void shmi_alloc_get_stats(const shmi_alloc_t *a, shmi_alloc_stats_t *st);
 
 /*

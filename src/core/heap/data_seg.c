@@ -68,9 +68,10 @@ static int find_cb(struct dl_phdr_info *info, size_t sz, void *arg)
     return 1;
 }
 
-int shmi_data_seg_find(char **base, size_t *size)
+int shmi_data_seg_find(char **base, size_t *size, char **user,
+                       size_t *user_size)
 {
-    uintptr_t page = shmi_page_size(), lo, hi;
+    uintptr_t page = shmi_page_size(), lo, hi, ulo;
     data_find_t f = {0, 0, 0, 0};
 
     dl_iterate_phdr(find_cb, &f);
@@ -84,8 +85,13 @@ int shmi_data_seg_find(char **base, size_t *size)
     hi = (f.end + page - 1) & ~(page - 1);
     if (hi <= lo)
         return SHMI_ENOTSUP;
+    /* The program's variables: from the end of RELRO (or the segment's
+     * start) to the end of bss, without the page rounding on either side. */
+    ulo = f.relro_end > f.start && f.relro_end <= f.end ? f.relro_end : f.start;
     *base = (char *)lo;
     *size = hi - lo;
+    *user = (char *)ulo;
+    *user_size = f.end - ulo;
     return 0;
 }
 

@@ -78,6 +78,18 @@ int shmi_heap_create(size_t size, const char *kind, shmi_shm_desc_t *desc)
     return 0;
 }
 
+int shmi_heap_user_window(size_t want, size_t *lo, size_t *hi)
+{
+    int ret;
+
+    if (!heap.alloc)
+        return SHMI_EINVAL;
+    pthread_mutex_lock(&heap.lock);
+    ret = shmi_alloc_window(heap.alloc, want, lo, hi);
+    pthread_mutex_unlock(&heap.lock);
+    return ret;
+}
+
 void shmi_heap_release_object(void)
 {
     shmi_shm_release(&heap.obj);

@@ -62,12 +62,23 @@ size_t shmi_heap_max_align(void);
  * for transports/local. Returns 0 or a negative SHMI_E* code. */
 int shmi_segments_peer_desc(int pe, int seg, shmi_shm_desc_t *d);
 
+/* With SHMEM_DEBUG=1, allocates the slots through which shmem_malloc and
+ * shmem_free compare their arguments across PEs (memory.c); called by
+ * segments.c during shmem_init, before the user area is fixed. */
+void shmi_heap_debug_init(void);
+
 /* ---- heap.c, for segments.c ---------------------------------------------- */
 
 /* Creates the heap object (kind: SHMEM_HEAP_OBJECT) of size bytes (rounded
  * up to a page), maps it and sets shmi_state.seg[SHMI_SEG_HEAP]; *desc is
  * what to publish. SHMI_ENOMEM when it cannot be mapped. */
 int shmi_heap_create(size_t size, const char *kind, shmi_shm_desc_t *desc);
+
+/* Fixes the heap's user area once the runtime's start-up state is
+ * allocated (shmi_alloc_window): [*lo, *hi) in offsets, want bytes
+ * (SHMEM_SYMMETRIC_SIZE) unless the heap is smaller. Returns 0 or
+ * SHMI_EINVAL (see shmi_alloc_window). */
+int shmi_heap_user_window(size_t want, size_t *lo, size_t *hi);
 
 /* Drops the object's name and descriptor once peers mapped it. */
 void shmi_heap_release_object(void);
@@ -79,8 +90,11 @@ void shmi_heap_destroy(void);
 
 /* Finds the main program's writable data and bss: [*base, *base + *size),
  * page aligned, excluding the part that becomes read-only after relocation
- * (RELRO). Returns SHMI_ENOTSUP when it cannot be determined. */
-int shmi_data_seg_find(char **base, size_t *size);
+ * (RELRO); [*user, *user + *user_size) is the same without the page
+ * rounding (the variables themselves). Returns SHMI_ENOTSUP when it cannot
+ * be determined. */
+int shmi_data_seg_find(char **base, size_t *size, char **user,
+                       size_t *user_size);
 
 /* Moves [base, base + size) onto a new shared-memory object (contents
  * preserved, same addresses), so that peers can map it. See data_seg.c for

@@ -25,6 +25,7 @@
 
 #include "api/gen/core_decl.h"
 #include "core/core_api.h"
+#include "core/dataplane.h"
 #include "core/env.h"
 #include "core/error.h"
 #include "core/heap/device_heap.h"
@@ -44,25 +45,28 @@
 static uint64_t *debug_slots;
 static unsigned debug_seq;
 
+/* Runtime state, so allocated in shmem_init before the heap's user area is
+ * fixed (segments.c): the program keeps all of SHMEM_SYMMETRIC_SIZE. Every
+ * PE makes the same call: same offset everywhere. */
+void shmi_heap_debug_init(void)
+{
+    if (shmi_env.DEBUG && shmi_n_pes_fast() >= 2 && !debug_slots)
+        debug_slots = shmi_heap_alloc(4 * sizeof(uint64_t), 0);
+}
+
 static void debug_check(const char *routine, uint64_t a, uint64_t b)
 {
     uint64_t *slot, root[2];
 
-    if (!shmi_env.DEBUG || shmi_n_pes_fast() < 2)
+    if (!shmi_env.DEBUG || !debug_slots)
         return;
-    if (!debug_slots) {
-        /* Every PE reaches here in the same call: same offset everywhere. */
-        debug_slots = shmi_heap_alloc(4 * sizeof(uint64_t), 0);
-        if (!debug_slots)
-            return;
-    }
     slot = debug_slots + 2 * (debug_seq++ & 1);
     slot[0] = a;
     slot[1] = b;
     shmi_barrier_all();
     if (shmi_my_pe_fast() == 0)
         return;
-    shmi_get(routine, SHMEM_CTX_DEFAULT, root, slot, sizeof(root), 0);
+    shmi_get_runtime(routine, root, slot, sizeof(root), 0);
     if (root[0] != a || root[1] != b)
         SHMI_FATAL("%s is collective and needs the same arguments on every "
                    "PE: PE 0 passed (%llu, %llu), PE %d passed (%llu, %llu)",
@@ -270,7 +274,7 @@ void *shmi_team_ptr(shmem_team_t team, const void *dest, int pe)
     int wpe;
 
     shmi_require_init("shmem_team_ptr");
-    if (team == SHMEM_TEAM_INVALID)
+    if (shmi_team_check("shmem_team_ptr", team))
         return NULL;
     wpe = shmi_team_translate_to_world(team, pe);
     return wpe < 0 ? NULL : shmi_ptr_of("shmem_team_ptr", dest, wpe);

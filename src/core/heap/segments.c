@@ -103,6 +103,10 @@ static void heap_check_node_space(size_t size)
                want, size, n, n, n, want, most);
 }
 
+/* The program's variables in the data segment (shmi_data_seg_find). */
+static char *data_user;
+static size_t data_user_size;
+
 static int heap_init(shmi_shm_desc_t *d)
 {
     size_t size = shmi_env.SYMMETRIC_SIZE;
@@ -143,7 +147,7 @@ static void data_init(shmi_shm_desc_t *d)
     memset(d, 0, sizeof(*d));
     d->magic = SHMI_SHM_MAGIC;
     d->kind = SHMI_SHM_NONE;
-    if (shmi_data_seg_find(&base, &size) != 0) {
+    if (shmi_data_seg_find(&base, &size, &data_user, &data_user_size) != 0) {
         SHMI_LOG(SHMI_LOG_WARN, "heap",
                  "cannot find the program's data segment: global and static "
                  "variables are not symmetric");
@@ -181,6 +185,9 @@ int shmi_segments_init(void)
         ret = shmi_boot_put(SHMI_DATA_KEY, &dd, sizeof(dd));
     if (ret == 0)
         ret = shmi_device_heap_init();
+    /* Until shmi_segments_user_start, the runtime's own start-up traffic
+     * may address every segment whole. */
+    shmi_segments_user_end();
     SHMI_LOG(SHMI_LOG_DEBUG, "heap",
              "heap %zu bytes at %p (%s), data %zu bytes at %p (%s)",
              shmi_state.seg[SHMI_SEG_HEAP].size,
@@ -233,6 +240,53 @@ void shmi_segments_connected(void)
     shmi_device_heap_connected();
 }
 
+int shmi_segments_user_start(void)
+{
+    shmi_seg_t *h = &shmi_state.seg[SHMI_SEG_HEAP];
+    char **peers = shmi_state.peer_base[SHMI_SEG_HEAP], **up;
+    int n = shmi_n_pes_fast();
+    size_t lo, hi;
+    int ret;
+
+    shmi_heap_debug_init();
+    ret = shmi_heap_user_window(shmi_env.SYMMETRIC_SIZE, &lo, &hi);
+    if (ret != 0)
+        return ret;
+    up = calloc((size_t)n, sizeof(char *));
+    if (!up)
+        return SHMI_ENOMEM;
+    for (int pe = 0; pe < n; pe++)
+        up[pe] = peers && peers[pe] ? peers[pe] + lo : NULL;
+    h->user = h->base + lo;
+    h->user_size = hi - lo;
+    h->user_off = lo;
+    if (data_user_size) {
+        shmi_seg_t *d = &shmi_state.seg[SHMI_SEG_DATA];
+
+        d->user = data_user;
+        d->user_size = data_user_size;
+        d->user_off = (size_t)(data_user - d->base);
+    }
+    shmi_state.heap_user_peer = up;
+    SHMI_LOG(SHMI_LOG_DEBUG, "heap",
+             "user area of the heap: %zu bytes at %p (runtime state before "
+             "it: %zu bytes); program variables: %zu bytes at %p",
+             h->user_size, (void *)h->user, lo, data_user_size,
+             (void *)data_user);
+    return 0;
+}
+
+void shmi_segments_user_end(void)
+{
+    free(shmi_state.heap_user_peer);
+    shmi_state.heap_user_peer = NULL;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        shmi_state.seg[s].user = shmi_state.seg[s].base;
+        shmi_state.seg[s].user_size = shmi_state.seg[s].size;
+        shmi_state.seg[s].user_off = 0;
+    }
+}
+
 void shmi_segments_finalize(void)
 {
     shmi_alloc_stats_t st;
@@ -254,4 +308,9 @@ void shmi_segments_finalize(void)
      * globals) but is no longer symmetric. */
     shmi_state.seg[SHMI_SEG_DATA].base = NULL;
     shmi_state.seg[SHMI_SEG_DATA].size = 0;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        shmi_state.seg[s].user = NULL;
+        shmi_state.seg[s].user_size = 0;
+        shmi_state.seg[s].user_off = 0;
+    }
 }

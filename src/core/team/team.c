@@ -33,6 +33,22 @@ int shmi_teams_ready;
 /* Bit s set: slot s is used by a team this PE belongs to. */
 static uint64_t shmi_slots_used;
 
+/* Teams destroyed by the program, linked by dead_next: kept (small: the
+ * member arrays are freed) so that a later use of a handle is an error
+ * naming the routine; freed by shmem_finalize. */
+static struct shmem_impl_team *shmi_teams_dead;
+
+int shmi_team_check(const char *routine, shmem_team_t team)
+{
+    if (team == SHMEM_TEAM_INVALID)
+        return 1;
+    if (team->destroyed)
+        SHMI_FATAL("%s: team %p was destroyed (shmem_team_destroy) and "
+                   "cannot be used again",
+                   routine, (void *)team);
+    return 0;
+}
+
 int shmi_team_translate_to_world(shmem_team_t team, int pe)
 {
     if (team == SHMEM_TEAM_INVALID || pe < 0 || pe >= team->n_pes)
@@ -64,7 +80,7 @@ struct shmem_impl_team *shmi_coll_team(const char *routine, shmem_team_t team)
     /* Before shmem_init and after shmem_finalize the predefined teams hold
      * no PEs (or stale ones): every team routine checks here first. */
     shmi_require_init(routine);
-    if (team == SHMEM_TEAM_INVALID) {
+    if (shmi_team_check(routine, team)) {
         SHMI_LOG(SHMI_LOG_INFO, "team", "%s: SHMEM_TEAM_INVALID", routine);
         return NULL;
     }
@@ -152,6 +168,12 @@ void shmi_teams_finalize(void)
     shmi_team_topo_fini(&shmem_impl_team_shared);
     free(shmem_impl_team_shared.pes);
     shmem_impl_team_shared.pes = NULL;
+    while (shmi_teams_dead) {
+        struct shmem_impl_team *t = shmi_teams_dead;
+
+        shmi_teams_dead = t->dead_next;
+        free(t);
+    }
 }
 
 /* The queries keep the specification's -1 for SHMEM_TEAM_INVALID; any
@@ -160,20 +182,20 @@ void shmi_teams_finalize(void)
 int shmi_team_my_pe(shmem_team_t team)
 {
     shmi_require_init("shmem_team_my_pe");
-    return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
+    return shmi_team_check("shmem_team_my_pe", team) ? -1 : team->my_pe;
 }
 
 int shmi_team_n_pes(shmem_team_t team)
 {
     shmi_require_init("shmem_team_n_pes");
-    return team == SHMEM_TEAM_INVALID ? -1 : team->n_pes;
+    return shmi_team_check("shmem_team_n_pes", team) ? -1 : team->n_pes;
 }
 
 int shmi_team_get_config(shmem_team_t team, long config_mask,
                          shmem_team_config_t *config)
 {
     shmi_require_init("shmem_team_get_config");
-    if (team == SHMEM_TEAM_INVALID || config == NULL)
+    if (shmi_team_check("shmem_team_get_config", team) || config == NULL)
         return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
         config->num_contexts = team->config.num_contexts;
@@ -186,8 +208,11 @@ int shmi_team_translate_pe(shmem_team_t src_team, int src_pe,
     int wpe;
 
     shmi_require_init("shmem_team_translate_pe");
+    if (shmi_team_check("shmem_team_translate_pe", src_team) ||
+        shmi_team_check("shmem_team_translate_pe", dest_team))
+        return -1;
     wpe = shmi_team_translate_to_world(src_team, src_pe);
-    if (wpe < 0 || dest_team == SHMEM_TEAM_INVALID)
+    if (wpe < 0)
         return -1;
     return shmi_team_translate_from_world(dest_team, wpe);
 }
@@ -282,7 +307,7 @@ int shmi_team_split_strided(shmem_team_t parent_team, int start, int stride,
     if (new_team == NULL)
         return -1;
     *new_team = SHMEM_TEAM_INVALID;
-    if (p == SHMEM_TEAM_INVALID)
+    if (shmi_team_check("shmem_team_split_strided", p))
         return -1;
     if (!shmi_team_triplet_valid(p->n_pes, start, stride, size)) {
         /* Every PE of the parent finds the same; one message is enough. */
@@ -329,7 +354,7 @@ int shmi_team_split_2d(shmem_team_t parent_team, int xrange,
         return -1;
     *xaxis_team = SHMEM_TEAM_INVALID;
     *yaxis_team = SHMEM_TEAM_INVALID;
-    if (p == SHMEM_TEAM_INVALID || xrange <= 0)
+    if (shmi_team_check("shmem_team_split_2d", p) || xrange <= 0)
         return -1;
     n = p->n_pes;
     me = p->my_pe;
@@ -364,6 +389,10 @@ void shmi_team_destroy(shmem_team_t team)
     shmi_require_init("shmem_team_destroy");
     if (team == SHMEM_TEAM_INVALID)
         return;
+    if (team->destroyed)
+        SHMI_FATAL("shmem_team_destroy: team %p was already destroyed (a "
+                   "team may be destroyed once)",
+                   (void *)team);
     if (team->predefined) {
         SHMI_LOG(SHMI_LOG_WARN, "team",
                  "shmem_team_destroy: a predefined team cannot be destroyed");
@@ -374,7 +403,11 @@ void shmi_team_destroy(shmem_team_t team)
     shmi_slots_used &= ~((uint64_t)1 << team->slot);
     shmi_team_topo_fini(team);
     free(team->pes);
-    free(team);
+    team->pes = NULL;
+    team->n_pes = 0;
+    team->destroyed = 1;
+    team->dead_next = shmi_teams_dead;
+    shmi_teams_dead = team;
 }
 
 int shmi_team_ctx_acquire(shmem_team_t team)
@@ -396,7 +429,7 @@ int shmi_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
     shmi_require_init("shmem_team_create_ctx");
     if (ctx == NULL)
         return -1;
-    if (team == SHMEM_TEAM_INVALID) {
+    if (shmi_team_check("shmem_team_create_ctx", team)) {
         *ctx = SHMEM_CTX_INVALID;
         return -1;
     }
@@ -412,6 +445,8 @@ int shmi_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
         *team = SHMEM_TEAM_INVALID;
         return -1;
     }
+    if (ctx->destroyed)
+        shmi_ctx_bad_destroyed("shmem_ctx_get_team", ctx);
     *team = ctx->team;
     return 0;
 }

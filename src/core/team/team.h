@@ -56,6 +56,10 @@ struct shmem_impl_team {
     long config_mask;           /* which fields of config were given */
     int n_ctx;                  /* contexts currently created on the team */
     int predefined;             /* world or shared: never destroyed */
+    int destroyed;              /* 1 after shmem_team_destroy: the handle is
+                                   kept until shmem_finalize so that a later
+                                   use is an error naming the routine */
+    struct shmem_impl_team *dead_next; /* list of destroyed teams (team.c) */
 };
 
 extern struct shmem_impl_team shmem_impl_team_world;
@@ -89,6 +93,10 @@ void shmi_team_sync_internal(struct shmem_impl_team *team);
  * SHMEM_COLL_NODE_PES=k > 0 (for tests), consecutive blocks of k PEs. */
 int shmi_team_topo_init(struct shmem_impl_team *team);
 void shmi_team_topo_fini(struct shmem_impl_team *team);
+
+/* Fatal, naming routine, when team was destroyed (shmem_team_destroy);
+ * returns 1 when team is SHMEM_TEAM_INVALID, 0 for a usable team. */
+int shmi_team_check(const char *routine, shmem_team_t team);
 
 /* Called by shmi_ctx_new/ctx destroy to account contexts per team against
  * the team's num_contexts configuration: 0, or nonzero when the team has no
