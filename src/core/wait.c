@@ -412,6 +412,24 @@ size_t shmi_wait(const char *routine, shmi_wait_kind_t kind, shmi_dtype_t dt,
     }
 }
 
+/* shmi_wait_watch for the one word of shmi_wait_u64. */
+static void shmi_wait_u64_watch(const char *routine, volatile uint64_t *ivar,
+                                int cmp, const uint64_t *value,
+                                shmi_backoff_t *b)
+{
+    shmi_wreq_t r = {0};
+
+    r.routine = routine;
+    r.kind = SHMI_WAIT_ONE;
+    r.dt = SHMI_DT_UINT64;
+    r.size = sizeof(uint64_t);
+    r.ivars = (const volatile char *)ivar;
+    r.nelems = 1;
+    r.cmp = cmp;
+    r.values = (const char *)value;
+    shmi_wait_watch(&r, b);
+}
+
 uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
                        uint64_t value)
 {
@@ -431,6 +449,8 @@ uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
         got = shmi_wait_load(SHMI_DT_UINT64, ivar, 1);
         if (shmi_cmp_apply(cmp, got, want))
             return got.v.u;
+        if (b.polls > shmi_backoff_spin)
+            shmi_wait_u64_watch(routine, ivar, cmp, &value, &b);
         shmi_backoff_wait(&b);
     }
 }

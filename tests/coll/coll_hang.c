@@ -17,6 +17,7 @@
  *   wait_alone      the last PE makes one more shmem_barrier_all (which
  *                   meets the others' shmem_finalize), then waits on a word
  *                   that nobody will ever set: the others have exited
+ *   signal_alone    the same with shmem_signal_wait_until
  *   coll_private    shmem_long_fcollect into a private (stack) array
  *   lock_ok         set, test and clear used correctly (must PASS)
  */
@@ -91,6 +92,13 @@ static int coll_mode(const char *mode, int me, int last)
         if (me == last) {
             shmem_barrier_all();
             shmem_long_wait_until(&word, SHMEM_CMP_NE, 0);
+        }
+    } else if (!strcmp(mode, "signal_alone")) {
+        static uint64_t sig;
+
+        if (me == last) {
+            shmem_barrier_all();
+            (void)shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 7);
         }
     } else if (!strcmp(mode, "coll_private")) {
         if (shmem_n_pes() > 64)
