@@ -205,6 +205,12 @@ void shmi_coll_leave(void)
     cur->seq = 0;
 }
 
+void shmi_coll_compare_now(void)
+{
+    if (shmi_coll_cur.seq != 0)
+        shmi_watch_compare();
+}
+
 const char *shmi_coll_routine(void)
 {
     return shmi_coll_cur.routine ? shmi_coll_cur.routine

@@ -70,6 +70,12 @@ void shmi_watch_slot_reset(int slot);
 void shmi_coll_enter(const char *routine, struct shmem_impl_team *t);
 void shmi_coll_leave(void);
 
+/* With SHMEM_DEBUG=1, compares the current call with every member's call
+ * of that number now: for callers that know that every member has entered
+ * it (after a barrier inside the call), so that a different routine is
+ * named before any check of the call's arguments. */
+void shmi_coll_compare_now(void);
+
 /* The public routine the calling thread's collective serves. */
 const char *shmi_coll_routine(void);
 

@@ -61,6 +61,9 @@ static void debug_check(const char *routine, uint64_t a, uint64_t b)
     slot[0] = a;
     slot[1] = b;
     shmi_barrier_all();
+    /* A different collective call on some PE explains different arguments
+     * better than the arguments do: name it first. */
+    shmi_coll_compare_now();
     if (shmi_my_pe_fast() == 0)
         return;
     shmi_get(routine, SHMEM_CTX_DEFAULT, root, slot, sizeof(root), 0);
