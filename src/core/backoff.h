@@ -25,8 +25,8 @@
 #define SHMI_BACKOFF_MAX_NS 64000L
 
 typedef struct shmi_backoff {
-    unsigned long polls; /* unsuccessful polls so far */
-    long sleep_ns;       /* next sleep, once sleeping */
+    unsigned long polls;         /* unsuccessful polls so far */
+    long sleep_ns;               /* next sleep, once sleeping */
     unsigned long long watch_ns; /* when the loop next looks at its peers
                                     (src/core/coll/watch.h); 0: not yet */
 } shmi_backoff_t;

@@ -248,8 +248,8 @@ void shmi_clear_lock(long *lock)
             return;
         /* Someone swapped itself in as the tail; wait for it to link (a
          * PE inside shmem_set_lock cannot finalize: from is unknown). */
-        v = shmi_lock_wait_local("shmem_clear_lock", lock, w.node,
-                                 ~(int32_t)1, me);
+        v = shmi_lock_wait_local("shmem_clear_lock", lock, w.node, ~(int32_t)1,
+                                 me);
     }
     succ = (v >> 1) - 1;
     shmi_lock_amo("shmem_clear_lock", SHMI_AMO_FETCH_ADD, w.node, 1, 0, succ);

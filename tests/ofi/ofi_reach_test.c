@@ -99,8 +99,8 @@ static void test_find(void)
     int nodes2[4] = {0, 0, 1, 1}, nodes1[4] = {0, 0, 0, 0};
     job_t lo = {{v4("127.0.0.1", 1), v4("127.0.0.1", 2), v4("127.0.0.1", 3),
                  v4("127.0.0.1", 4)}};
-    job_t ok = {{v4("10.78.0.11", 1), v4("10.78.0.11", 2),
-                 v4("10.78.0.12", 3), v4("10.78.0.12", 4)}};
+    job_t ok = {{v4("10.78.0.11", 1), v4("10.78.0.11", 2), v4("10.78.0.12", 3),
+                 v4("10.78.0.12", 4)}};
     job_t half = ok;
 
     /* loopback everywhere, 2 nodes: PE 0 names the first PE of node 1 */
@@ -118,12 +118,12 @@ static void test_find(void)
     /* one PE of node 1 listens on loopback: PEs of node 0 see it, and it
      * sees node 0, but its neighbour on node 1 is not concerned */
     half.addr[3] = v4("127.0.0.1", 4);
-    CHECK(shmt_ofi_reach_find(FI_SOCKADDR_IN, 0, 4, nodes2, job_name,
-                              &half) == 3);
-    CHECK(shmt_ofi_reach_find(FI_SOCKADDR_IN, 3, 4, nodes2, job_name,
-                              &half) == 0);
-    CHECK(shmt_ofi_reach_find(FI_SOCKADDR_IN, 2, 4, nodes2, job_name,
-                              &half) == -1);
+    CHECK(shmt_ofi_reach_find(FI_SOCKADDR_IN, 0, 4, nodes2, job_name, &half) ==
+          3);
+    CHECK(shmt_ofi_reach_find(FI_SOCKADDR_IN, 3, 4, nodes2, job_name, &half) ==
+          0);
+    CHECK(shmt_ofi_reach_find(FI_SOCKADDR_IN, 2, 4, nodes2, job_name, &half) ==
+          -1);
 }
 
 int main(void)

@@ -131,7 +131,7 @@ int shmt_ofi_reach_check(void)
              "is reachable only on its own node; set FI_TCP_IFACE (tcp) or "
              "FI_SOCKETS_IFACE (sockets) to an interface that connects the "
              "%d nodes of the job, or unset it",
-             me, b->node_id, mtext, pe, b->node_of_pe[pe], ttext,
-             shmt_ofi.prov, b->n_nodes);
+             me, b->node_id, mtext, pe, b->node_of_pe[pe], ttext, shmt_ofi.prov,
+             b->n_nodes);
     return SHMI_EIO;
 }

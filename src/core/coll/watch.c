@@ -151,9 +151,8 @@ static void shmi_watch_compare(void)
 
     for (int i = 0; i < t->n_pes; i++) {
         int wpe = shmi_team_world_pe(t, i);
-        const shmi_watch_rec_t *r = wpe == shmi_my_pe_fast()
-                                        ? NULL
-                                        : shmi_watch_peer(wpe);
+        const shmi_watch_rec_t *r =
+            wpe == shmi_my_pe_fast() ? NULL : shmi_watch_peer(wpe);
         const shmi_watch_call_t *c;
 
         if (r == NULL)
