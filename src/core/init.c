@@ -118,7 +118,12 @@ static void start(const char *routine, int thread_level)
     step(shmi_ctx_default_init(), routine, "default context set-up");
     step(shmi_teams_init(), routine, "team set-up");
     shmi_state.initialized = 1;
+    /* Errors of the first barrier (the first traffic between nodes) name
+     * shmem_init (shmem_init_thread and start_pes count as shmem_init, also
+     * for SHMEM_DEBUG's comparison of collective calls). */
+    shmi_coll_enter("shmem_init", &shmem_impl_team_world);
     shmi_barrier_all();
+    shmi_coll_leave();
     report();
 }
 
