@@ -27,7 +27,7 @@
 
 struct shmem_impl_team;
 
-/* How often a waiting loop that has spun past shmem_env.WAIT_SPIN looks at
+/* How often a waiting loop that has spun past SHMEM_WAIT_SPIN looks at
  * its peers: 10 ms (a few hundred loads at most, well below the noise of a
  * wait that long). */
 #define SHMI_WATCH_PERIOD_NS 10000000ULL
