@@ -118,6 +118,15 @@ ck_paths() {
         { echo "not every PE started the fabric"; return; }
     echo "ok $(grep -c 'PEs by load/store' "$1") PEs: on-node load/store, off-node tcp;ofi_rxm (simeth0)"
 }
+# A job that must fail at start-up with the loopback message, within the
+# step's limit (a hang times out and fails).
+ck_lo_iface() {
+    [ "$2" != 0 ] || { echo "the job succeeded"; return 1; }
+    [ "$2" != 124 ] || { echo "the job hung"; return 1; }
+    grep -q 'PE [0-9]* (node [0-9]*, address 127\.0\.0\.1:[0-9]*) and PE [0-9]* (node [0-9]*, address 127\.0\.0\.1:[0-9]*) cannot reach each other with provider tcp;ofi_rxm' "$1" ||
+        { echo "no loopback message naming the PEs, addresses and provider"; return 1; }
+    echo "ok start-up names the loopback pair"
+}
 ck_paths4() { ck_paths "$1" "$2" 4; }
 ck_paths6() { ck_paths "$1" "$2" 6; }
 ck_prk() {
@@ -168,6 +177,10 @@ have() { [ -x "$bin/$1" ] || { record "$2" 0 "skip: $1 not built"; return 1; }; 
 
 have shmem_hello hello_2x2 && step hello_2x2 60 ck_hello4 $SRUN2 "$bin/shmem_hello" -n 4
 step paths_2x2 60 ck_paths4 env SHMEM_DEBUG=1 $SRUN2 "$bin/mn_paths" -N 2
+# Single-node settings copied into a 2-node job: loopback cannot reach the
+# other node, which start-up must say (PEs, provider, addresses) at once.
+have shmem_hello lo_iface_2x2 &&
+    step lo_iface_2x2 60 ck_lo_iface env FI_TCP_IFACE=lo $SRUN2 "$bin/shmem_hello" -n 4
 if [ "$NODES" -ge 3 ] && [ "$quick" = 0 ]; then
     step paths_3x2_cyclic 60 ck_paths6 env SHMEM_DEBUG=1 $SRUN3 -m cyclic "$bin/mn_paths" -N 3
 fi

@@ -25,14 +25,17 @@
 #define SHMI_BACKOFF_MAX_NS 64000L
 
 typedef struct shmi_backoff {
-    unsigned long polls; /* unsuccessful polls so far */
-    long sleep_ns;       /* next sleep, once sleeping */
+    unsigned long polls;         /* unsuccessful polls so far */
+    long sleep_ns;               /* next sleep, once sleeping */
+    unsigned long long watch_ns; /* when the loop next looks at its peers
+                                    (src/core/coll/watch.h); 0: not yet */
 } shmi_backoff_t;
 
 static inline void shmi_backoff_init(shmi_backoff_t *b)
 {
     b->polls = 0;
     b->sleep_ns = 1000;
+    b->watch_ns = 0;
 }
 
 static inline void shmi_cpu_relax(void)

@@ -12,6 +12,7 @@
 
 #include "api/gen/core_decl.h"
 #include "boot/boot.h"
+#include "core/coll/watch.h"
 #include "core/ctx.h"
 #include "core/env.h"
 #include "core/error.h"
@@ -19,6 +20,7 @@
 #include "core/init_seq.h"
 #include "core/segment.h"
 #include "core/state.h"
+#include "core/team/team.h"
 #include "shmem.h"
 
 /* The fatal path ends every PE of the job, not only this one. */
@@ -117,7 +119,12 @@ static void start(const char *routine, int thread_level)
     step(shmi_teams_init(), routine, "team set-up");
     step(shmi_segments_user_start(), routine, "symmetric segment set-up");
     shmi_state.initialized = 1;
+    /* Errors of the first barrier (the first traffic between nodes) name
+     * shmem_init (shmem_init_thread and start_pes count as shmem_init, also
+     * for SHMEM_DEBUG's comparison of collective calls). */
+    shmi_coll_enter("shmem_init", &shmem_impl_team_world);
     shmi_barrier_all();
+    shmi_coll_leave();
     report();
 }
 
@@ -172,7 +179,13 @@ void shmi_finalize(void)
     if (shmi_state.finalized)
         return;
     shmi_require_init("shmem_finalize");
+    shmi_coll_enter("shmem_finalize", &shmem_impl_team_world);
     shmi_barrier_all(); /* completes every PE's outstanding traffic */
+    shmi_coll_leave();
+    /* The barrier's own signals are delivered too: from now on a PE that
+     * still waits for this one waits in vain (src/core/coll/watch.h). */
+    shmi_quiet();
+    shmi_watch_set_finalized();
     shmi_segments_user_end();
     shmi_teams_finalize();
     shmi_ctx_default_finalize();

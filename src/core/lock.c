@@ -14,14 +14,25 @@
  * The home PE is chosen by hashing the lock's symmetric offset, which
  * spreads many locks over many PEs. The specification requires the long
  * to be zero before first use, which is the free state here too.
+ *
+ * The specification leaves clearing a lock that the PE does not hold
+ * undefined; in this queue it would wait forever for a successor that never
+ * comes. Each PE therefore remembers the locks it holds (a short private
+ * list: programs hold few locks at once), and shmem_clear_lock of a lock
+ * not in it, or shmem_set_lock of one already in it (which would wait for
+ * itself), ends the job with a message. A PE waiting for the hand-over from
+ * a predecessor that has finalized ends the job too (src/core/coll/watch.h).
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "api/gen/core_decl.h"
 #include "core/backoff.h"
+#include "core/coll/watch.h"
 #include "core/core_api.h"
 #include "core/dataplane.h"
 #include "core/error.h"
@@ -65,17 +76,107 @@ static int32_t shmi_lock_amo(const char *routine, shmi_amo_op_t op,
     return fetched;
 }
 
-/* Waits until (node & mask) != 0 in this PE's own memory, backing off. */
-static int32_t shmi_lock_wait_local(volatile int32_t *node, int32_t mask)
+/* ---- locks held by this PE ------------------------------------------------ */
+
+/* The locks this PE holds, unordered; guarded by shmi_locks_mutex because
+ * any thread of the PE may set or clear a lock. */
+static pthread_mutex_t shmi_locks_mutex = PTHREAD_MUTEX_INITIALIZER;
+static long **shmi_locks_held;
+static size_t shmi_locks_n, shmi_locks_cap;
+
+/* Index of lock in the list, or -1; caller holds the mutex. */
+static long shmi_locks_find(const long *lock)
 {
+    for (size_t i = 0; i < shmi_locks_n; i++)
+        if (shmi_locks_held[i] == lock)
+            return (long)i;
+    return -1;
+}
+
+static int shmi_locks_holds(const long *lock)
+{
+    long i;
+
+    pthread_mutex_lock(&shmi_locks_mutex);
+    i = shmi_locks_find(lock);
+    pthread_mutex_unlock(&shmi_locks_mutex);
+    return i >= 0;
+}
+
+static void shmi_locks_add(const char *routine, long *lock)
+{
+    long **grown;
+
+    pthread_mutex_lock(&shmi_locks_mutex);
+    if (shmi_locks_n == shmi_locks_cap) {
+        size_t cap = shmi_locks_cap ? 2 * shmi_locks_cap : 8;
+
+        grown = realloc(shmi_locks_held, cap * sizeof(*grown));
+        if (grown == NULL)
+            SHMI_FATAL("%s: out of memory recording lock %p as held by PE %d",
+                       routine, (void *)lock, shmi_my_pe_fast());
+        shmi_locks_held = grown;
+        shmi_locks_cap = cap;
+    }
+    shmi_locks_held[shmi_locks_n++] = lock;
+    pthread_mutex_unlock(&shmi_locks_mutex);
+}
+
+/* Removes lock from the list; 0, or SHMI_EINVAL when it was not there. */
+static int shmi_locks_remove(const long *lock)
+{
+    long i;
+
+    pthread_mutex_lock(&shmi_locks_mutex);
+    i = shmi_locks_find(lock);
+    if (i >= 0)
+        shmi_locks_held[i] = shmi_locks_held[--shmi_locks_n];
+    pthread_mutex_unlock(&shmi_locks_mutex);
+    return i >= 0 ? 0 : SHMI_EINVAL;
+}
+
+/* ---- the queue ---------------------------------------------------------------- */
+
+typedef struct shmi_lock_wait {
+    const volatile int32_t *node;
+    int32_t mask;
+} shmi_lock_wait_t;
+
+static int shmi_lock_wait_done(const void *arg)
+{
+    const shmi_lock_wait_t *w = arg;
+
+    return (__atomic_load_n(w->node, __ATOMIC_ACQUIRE) & w->mask) != 0;
+}
+
+/* Ends the job when the PE this one waits for (from, a world PE) has
+ * finalized: it will never hand the lock over or link behind us. */
+static void shmi_lock_watch(const char *routine, const long *lock, int from,
+                            const shmi_lock_wait_t *w)
+{
+    if (!shmi_watch_finalized(from) || shmi_lock_wait_done(w))
+        return;
+    SHMI_FATAL("%s: PE %d waits on lock %p for PE %d, which has already "
+               "called shmem_finalize and exited without releasing it",
+               routine, shmi_my_pe_fast(), (const void *)lock, from);
+}
+
+/* Waits until (node & mask) != 0 in this PE's own memory, backing off;
+ * from is the world PE that will set it. */
+static int32_t shmi_lock_wait_local(const char *routine, const long *lock,
+                                    volatile int32_t *node, int32_t mask,
+                                    int from)
+{
+    shmi_lock_wait_t w = {node, mask};
     shmi_backoff_t b;
-    int32_t v;
 
     shmi_backoff_init(&b);
-    while (((v = __atomic_load_n(node, __ATOMIC_ACQUIRE)) & mask) == 0) {
+    while (!shmi_lock_wait_done(&w)) {
+        if (b.polls > shmi_backoff_spin && shmi_watch_due(&b))
+            shmi_lock_watch(routine, lock, from, &w);
         shmi_backoff_wait(&b);
     }
-    return v;
+    return __atomic_load_n(node, __ATOMIC_ACQUIRE);
 }
 
 void shmi_set_lock(long *lock)
@@ -85,6 +186,10 @@ void shmi_set_lock(long *lock)
     int32_t prev;
 
     shmi_lock_words("shmem_set_lock", lock, &w);
+    if (shmi_locks_holds(lock))
+        SHMI_FATAL("shmem_set_lock: lock %p is already held by PE %d (set "
+                   "twice without shmem_clear_lock: it would wait for itself)",
+                   (void *)lock, me);
     /* Our node is idle while we do not hold or wait for this lock. */
     shmi_lock_amo("shmem_set_lock", SHMI_AMO_SWAP, w.node, 0, 0, me);
     prev = shmi_lock_amo("shmem_set_lock", SHMI_AMO_SWAP, w.tail, me + 1, 0,
@@ -92,10 +197,11 @@ void shmi_set_lock(long *lock)
     if (prev != 0) {
         shmi_lock_amo("shmem_set_lock", SHMI_AMO_FETCH_ADD, w.node,
                       (me + 1) << 1, 0, prev - 1);
-        shmi_lock_wait_local(w.node, 1);
+        shmi_lock_wait_local("shmem_set_lock", lock, w.node, 1, prev - 1);
     }
     /* Acquire: what the previous holder wrote before releasing is seen. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    shmi_locks_add("shmem_set_lock", lock);
 }
 
 int shmi_test_lock(long *lock)
@@ -105,12 +211,17 @@ int shmi_test_lock(long *lock)
     int32_t prev;
 
     shmi_lock_words("shmem_test_lock", lock, &w);
+    /* Held here already: it is set, and our node must stay as it is. */
+    if (shmi_locks_holds(lock))
+        return 1;
     shmi_lock_amo("shmem_test_lock", SHMI_AMO_SWAP, w.node, 0, 0, me);
     prev = shmi_lock_amo("shmem_test_lock", SHMI_AMO_CSWAP, w.tail, me + 1, 0,
                          w.home);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (prev == 0)
+    if (prev == 0) {
+        shmi_locks_add("shmem_test_lock", lock);
         return 0;
+    }
     /* Callers poll test_lock in a loop: keep the target side of the other
      * PEs' fabric operations (the holder's among them) moving meanwhile. */
     shmi_progress();
@@ -124,6 +235,11 @@ void shmi_clear_lock(long *lock)
     int32_t v, succ;
 
     shmi_lock_words("shmem_clear_lock", lock, &w);
+    if (shmi_locks_remove(lock) != 0)
+        SHMI_FATAL("shmem_clear_lock: lock %p is not held by PE %d (it was "
+                   "not set by shmem_set_lock or shmem_test_lock on this PE, "
+                   "or was cleared already)",
+                   (void *)lock, me);
     /* Release: the holder's updates are complete before the next holder
      * can see the lock as its own. */
     shmi_quiet();
@@ -132,8 +248,10 @@ void shmi_clear_lock(long *lock)
         if (shmi_lock_amo("shmem_clear_lock", SHMI_AMO_CSWAP, w.tail, 0, me + 1,
                           w.home) == me + 1)
             return;
-        /* Someone swapped itself in as the tail; wait for it to link. */
-        v = shmi_lock_wait_local(w.node, ~(int32_t)1);
+        /* Someone swapped itself in as the tail; wait for it to link (a
+         * PE inside shmem_set_lock cannot finalize: from is unknown). */
+        v = shmi_lock_wait_local("shmem_clear_lock", lock, w.node, ~(int32_t)1,
+                                 me);
     }
     succ = (v >> 1) - 1;
     shmi_lock_amo("shmem_clear_lock", SHMI_AMO_FETCH_ADD, w.node, 1, 0, succ);

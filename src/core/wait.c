@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "core/backoff.h"
+#include "core/coll/watch.h"
 #include "core/dataplane.h"
 #include "core/env.h"
 #include "core/heap/device_heap.h"
@@ -175,6 +176,7 @@ static inline int shmi_cmp_apply(int cmp, shmi_wval_t a, shmi_wval_t b)
 /* One wait: what shmi_wait was asked. */
 typedef struct shmi_wreq {
     const char *routine;
+    shmi_wait_kind_t kind;
     int dev; /* ivars are in this PE's device heap */
     shmi_dtype_t dt;
     size_t size;
@@ -223,6 +225,42 @@ static inline int shmi_wait_elem(const shmi_wreq_t *r, size_t i)
     return shmi_cmp_apply(r->cmp, a, b);
 }
 
+/* ---- waits that cannot end ------------------------------------------------ */
+
+/* 1 when the wait is satisfied now (every unmasked element for ONE/ALL,
+ * one of them for ANY/SOME). */
+static int shmi_wait_satisfied(const shmi_wreq_t *r)
+{
+    int all = r->kind == SHMI_WAIT_ONE || r->kind == SHMI_WAIT_ALL;
+
+    for (size_t i = 0; i < r->nelems; i++) {
+        if (shmi_wait_masked(r, i))
+            continue;
+        if (shmi_wait_elem(r, i) != all)
+            return !all;
+    }
+    return all;
+}
+
+/*
+ * Called now and then from the slow path of a blocking wait: when every
+ * other PE has finalized, nothing can change this PE's ivars any more (a
+ * thread of this PE could in SHMEM_THREAD_MULTIPLE, which is left alone),
+ * and the wait ends the job. Only PEs whose heap this PE maps can be seen
+ * to have finalized (watch.h), so a job spread over nodes is never judged.
+ */
+static void shmi_wait_watch(const shmi_wreq_t *r, shmi_backoff_t *b)
+{
+    if (b->polls <= shmi_backoff_spin || !shmi_watch_due(b) ||
+        shmi_state.thread_level == SHMEM_THREAD_MULTIPLE ||
+        !shmi_watch_all_others_finalized() || shmi_wait_satisfied(r))
+        return;
+    SHMI_FATAL("%s: PE %d waits on ivars %p, but every other PE has already "
+               "called shmem_finalize and exited: nothing can satisfy the "
+               "wait",
+               r->routine, shmi_my_pe_fast(), (const void *)r->ivars);
+}
+
 /* ---- the four kinds -------------------------------------------------------- */
 
 /* ALL: elements are waited for in turn (a satisfied one is not re-tested,
@@ -238,6 +276,7 @@ static size_t shmi_wait_all(const shmi_wreq_t *r, int blocking)
         while (!shmi_wait_elem(r, i)) {
             if (!blocking)
                 return 0;
+            shmi_wait_watch(r, &b);
             shmi_backoff_wait(&b);
         }
     }
@@ -260,6 +299,7 @@ static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
                 return i;
         if (!blocking)
             return SIZE_MAX;
+        shmi_wait_watch(r, &b);
         shmi_backoff_wait(&b);
     }
 }
@@ -282,6 +322,7 @@ static size_t shmi_wait_some(const shmi_wreq_t *r, size_t *indices,
                 indices[n++] = i;
         if (n > 0 || !blocking)
             return n;
+        shmi_wait_watch(r, &b);
         shmi_backoff_wait(&b);
     }
 }
@@ -353,6 +394,7 @@ size_t shmi_wait(const char *routine, shmi_wait_kind_t kind, shmi_dtype_t dt,
         status = NULL;
     }
     r.routine = routine;
+    r.kind = kind;
     r.dev = shmi_wait_check(routine, kind, dt, ivars, nelems, cmp, values,
                             status, indices);
     r.dt = dt;
@@ -375,6 +417,24 @@ size_t shmi_wait(const char *routine, shmi_wait_kind_t kind, shmi_dtype_t dt,
     }
 }
 
+/* shmi_wait_watch for the one word of shmi_wait_u64. */
+static void shmi_wait_u64_watch(const char *routine, volatile uint64_t *ivar,
+                                int cmp, const uint64_t *value,
+                                shmi_backoff_t *b)
+{
+    shmi_wreq_t r = {0};
+
+    r.routine = routine;
+    r.kind = SHMI_WAIT_ONE;
+    r.dt = SHMI_DT_UINT64;
+    r.size = sizeof(uint64_t);
+    r.ivars = (const volatile char *)ivar;
+    r.nelems = 1;
+    r.cmp = cmp;
+    r.values = (const char *)value;
+    shmi_wait_watch(&r, b);
+}
+
 uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
                        uint64_t value)
 {
@@ -394,6 +454,8 @@ uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
         got = shmi_wait_load(SHMI_DT_UINT64, ivar, 1);
         if (shmi_cmp_apply(cmp, got, want))
             return got.v.u;
+        if (b.polls > shmi_backoff_spin)
+            shmi_wait_u64_watch(routine, ivar, cmp, &value, &b);
         shmi_backoff_wait(&b);
     }
 }

@@ -5,6 +5,7 @@ libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_domain.c \
 	transports/ofi/ofi_ep.c \
 	transports/ofi/ofi_shm_region.c \
+	transports/ofi/ofi_reach.c \
 	transports/ofi/ofi_progress.c \
 	transports/ofi/ofi_rma.c \
 	transports/ofi/ofi_amo.c \
@@ -24,5 +25,9 @@ tests_ofi_ofi_amo_mixed_SOURCES = tests/ofi/ofi_amo_mixed.c tests/ofi/ofi_test.c
 	tests/ofi/ofi_test.h
 tests_ofi_ofi_amo_mixed_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(PMIX_CFLAGS)
 tests_ofi_ofi_amo_mixed_LDADD = libweft_internal.la
-EXTRA_DIST += tests/ofi/ofi.cases
+check_PROGRAMS += tests/ofi/ofi_reach_test
+tests_ofi_ofi_reach_test_SOURCES = tests/ofi/ofi_reach_test.c
+tests_ofi_ofi_reach_test_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(PMIX_CFLAGS)
+tests_ofi_ofi_reach_test_LDADD = libweft_internal.la
+EXTRA_DIST += tests/ofi/ofi.cases tests/ofi/reach.cases
 EXTRA_DIST += tests/ofi/ofi_settings.cases

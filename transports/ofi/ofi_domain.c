@@ -325,6 +325,8 @@ int shmt_ofi_connect(void)
         return ret;
     for (int pe = 0; pe < shmt_ofi.npes && ret == 0; pe++)
         ret = shmt_ofi_connect_pe(pe);
+    if (ret == 0)
+        ret = shmt_ofi_reach_check();
     if (ret == 0) {
         shmt_ofi.connected = 1;
         shmt_ofi_hmem_connected();

@@ -243,6 +243,27 @@ int shmt_ofi_post(shmt_ep_t *ep, const char *call, shmt_ofi_post_fn post,
 /* Logs a failed libfabric call with the provider and fi_strerror. */
 void shmt_ofi_log_fail(const char *call, int ret);
 
+/* ---- ofi_reach.c ---- */
+/* 1 when name (an endpoint address of libfabric format fmt) is a loopback
+ * address (127.0.0.0/8, ::1, ::ffff:127.x.y.z); 0 for any other address or
+ * format. */
+int shmt_ofi_addr_loopback(uint32_t fmt, const void *name, size_t len);
+/* name as "a.b.c.d:port" or "[v6]:port" (or its format and size). */
+void shmt_ofi_addr_text(uint32_t fmt, const void *name, size_t len, char *buf,
+                        size_t size);
+/* Reads pe's endpoint address into name (*len bytes of room, set to the
+ * length); 0 or a negative SHMI_E* code. */
+typedef int (*shmt_ofi_name_fn)(int pe, void *name, size_t *len, void *arg);
+/* The first PE on another node than me (node_of_pe) that cannot reach me or
+ * be reached by me because either address is a loopback one, or -1. */
+int shmt_ofi_reach_find(uint32_t fmt, int me, int npes, const int *node_of_pe,
+                        shmt_ofi_name_fn name_of, void *arg);
+/* Start-up check of a job spanning nodes, once every peer is in the address
+ * vector: 0, or SHMI_EIO after a message naming two PEs of different nodes
+ * that cannot reach each other (a loopback address on either side), the
+ * provider and both addresses. */
+int shmt_ofi_reach_check(void);
+
 /* ---- ofi_rma.c ---- */
 int shmt_ofi_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                  const void *src, size_t len, int nbi);

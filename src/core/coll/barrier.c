@@ -28,7 +28,7 @@ static void shmi_coll_barrier_flat(struct shmem_impl_team *t,
 {
     if (t->my_pe != 0) {
         shmi_coll_flag_add(&s->bar[0], shmi_team_world_pe(t, 0));
-        shmi_coll_flag_take(&s->bar[1], 1);
+        shmi_coll_flag_take_from(&s->bar[1], 1, shmi_team_world_pe(t, 0));
         return;
     }
     shmi_coll_flag_take(&s->bar[0], (uint64_t)t->n_pes - 1);
@@ -43,9 +43,10 @@ static void shmi_coll_dissem(const struct shmem_impl_team *t,
 {
     for (int k = 0, d = 1; d < m; k++, d <<= 1) {
         int to = members ? members[(i + d) % m] : (i + d) % m;
+        int from = members ? members[(i - d % m + m) % m] : (i - d % m + m) % m;
 
         shmi_coll_flag_add(&s->bar[k], shmi_team_world_pe(t, to));
-        shmi_coll_flag_take(&s->bar[k], 1);
+        shmi_coll_flag_take_from(&s->bar[k], 1, shmi_team_world_pe(t, from));
     }
 }
 
@@ -64,7 +65,7 @@ static void shmi_coll_barrier_twolevel(struct shmem_impl_team *t,
 
     if (o->leader_idx < 0) {
         shmi_coll_flag_add(in, shmi_team_world_pe(t, o->my_leader));
-        shmi_coll_flag_take(out, 1);
+        shmi_coll_flag_take_from(out, 1, shmi_team_world_pe(t, o->my_leader));
         return;
     }
     shmi_coll_flag_take(in, (uint64_t)o->n_local - 1);
@@ -123,13 +124,17 @@ void shmi_barrier_all(void)
 {
     shmi_require_init("shmem_barrier_all");
     shmi_quiet();
+    shmi_coll_enter("shmem_barrier_all", &shmem_impl_team_world);
     shmi_barrier_world();
+    shmi_coll_leave();
 }
 
 void shmi_sync_all(void)
 {
     shmi_require_init("shmem_sync_all");
+    shmi_coll_enter("shmem_sync_all", &shmem_impl_team_world);
     shmi_barrier_world();
+    shmi_coll_leave();
 }
 
 int shmi_team_sync(shmem_team_t team)
@@ -138,7 +143,9 @@ int shmi_team_sync(shmem_team_t team)
 
     if (t == NULL)
         return -1;
+    shmi_coll_enter("shmem_team_sync", t);
     shmi_coll_barrier(t);
+    shmi_coll_leave();
     return 0;
 }
 
@@ -156,7 +163,8 @@ void shmi_coll_as_sync(const struct shmem_impl_team *t, long *pSync)
     if (shmi_coll_log2_ceil(n) <= SHMEM_BARRIER_SYNC_SIZE) {
         for (int k = 0, d = 1; d < n; k++, d <<= 1) {
             shmi_coll_flag_add(&f[k], shmi_team_world_pe(t, (me + d) % n));
-            shmi_coll_flag_take(&f[k], 1);
+            shmi_coll_flag_take_from(&f[k], 1,
+                                     shmi_team_world_pe(t, (me - d + n) % n));
         }
         return;
     }
@@ -179,7 +187,9 @@ void shmi_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
         SHMI_FATAL("shmem_barrier: invalid active set");
     shmi_coll_check_psync("shmem_barrier", pSync);
     shmi_quiet();
+    shmi_coll_enter("shmem_barrier", &t);
     shmi_coll_as_sync(&t, pSync);
+    shmi_coll_leave();
 }
 
 void shmi_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -190,5 +200,7 @@ void shmi_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
                              &t) != 0)
         SHMI_FATAL("shmem_sync: invalid active set");
     shmi_coll_check_psync("shmem_sync", pSync);
+    shmi_coll_enter("shmem_sync", &t);
     shmi_coll_as_sync(&t, pSync);
+    shmi_coll_leave();
 }

@@ -47,6 +47,7 @@
 
 #include "api/gen/core_decl.h"
 #include "core/core_api.h"
+#include "core/coll/watch.h"
 #include "core/team/team.h"
 
 /* Rounds of a log2 algorithm (dissemination, recursive doubling), plus the
@@ -104,6 +105,10 @@ void shmi_coll_flag_add(uint64_t *flag, int wpe);
 
 /* Waits until the local *flag >= count, then subtracts count from it. */
 void shmi_coll_flag_take(uint64_t *flag, uint64_t count);
+
+/* The same, when the arrivals can only come from world PE from: a wait for
+ * a PE that has finalized is then known to be hopeless (watch.h). */
+void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from);
 
 /* Put nbytes from src to dest on world PE wpe and add 1 to *flag there once
  * the data is visible. src may be reused on return. */

@@ -59,13 +59,15 @@ void shmi_coll_check_psync(const char *routine, const long *pSync)
                    routine, (const void *)pSync);
 }
 
-/* Checks the triplet and pSync, then synchronises the set. */
+/* Checks the triplet and pSync, then synchronises the set; the caller ends
+ * the call with shmi_coll_leave. */
 static void shmi_as_enter(const char *routine, int PE_start, int logPE_stride,
                           int PE_size, long *pSync, struct shmem_impl_team *t)
 {
     if (shmi_coll_active_set(routine, PE_start, logPE_stride, PE_size, t) != 0)
         SHMI_FATAL("%s: invalid active set", routine);
     shmi_coll_check_psync(routine, pSync);
+    shmi_coll_enter(routine, t);
     shmi_coll_as_sync(t, pSync);
 }
 
@@ -80,7 +82,9 @@ int shmi_team_reduce(const char *routine, shmem_team_t team, void *dest,
     if (!shmi_reduce_valid(op, dt))
         SHMI_FATAL("%s: operator not defined on this type", routine);
     shmi_coll_check_count(routine, dest, src, nreduce, shmi_dtype_size(dt));
+    shmi_coll_enter(routine, t);
     shmi_coll_reduce(t, dest, src, nreduce, dt, op);
+    shmi_coll_leave();
     return 0;
 }
 
@@ -95,7 +99,9 @@ int shmi_team_scan(const char *routine, shmem_team_t team, void *dest,
     if (!shmi_reduce_valid(op, dt))
         SHMI_FATAL("%s: operator not defined on this type", routine);
     shmi_coll_check_count(routine, dest, src, nelems, shmi_dtype_size(dt));
+    shmi_coll_enter(routine, t);
     shmi_coll_scan(t, dest, src, nelems, dt, op, exclusive);
+    shmi_coll_leave();
     return 0;
 }
 
@@ -114,7 +120,9 @@ int shmi_team_broadcast(const char *routine, shmem_team_t team, void *dest,
         return -1;
     }
     shmi_coll_check_count(routine, NULL, NULL, nbytes, 1);
+    shmi_coll_enter(routine, t);
     shmi_coll_broadcast(t, dest, src, nbytes, root);
+    shmi_coll_leave();
     return 0;
 }
 
@@ -126,7 +134,9 @@ int shmi_team_collect(const char *routine, shmem_team_t team, void *dest,
     if (t == NULL)
         return -1;
     shmi_coll_check_count(routine, NULL, NULL, nbytes, 1);
+    shmi_coll_enter(routine, t);
     shmi_coll_collect(t, dest, src, nbytes);
+    shmi_coll_leave();
     return 0;
 }
 
@@ -138,7 +148,9 @@ int shmi_team_fcollect(const char *routine, shmem_team_t team, void *dest,
     if (t == NULL)
         return -1;
     shmi_coll_check_count(routine, NULL, NULL, nbytes, 1);
+    shmi_coll_enter(routine, t);
     shmi_coll_fcollect(t, dest, src, nbytes);
+    shmi_coll_leave();
     return 0;
 }
 
@@ -150,7 +162,9 @@ int shmi_team_alltoall(const char *routine, shmem_team_t team, void *dest,
     if (t == NULL)
         return -1;
     shmi_coll_check_count(routine, NULL, NULL, nbytes, 1);
+    shmi_coll_enter(routine, t);
     shmi_coll_alltoall(t, dest, src, nbytes);
+    shmi_coll_leave();
     return 0;
 }
 
@@ -169,7 +183,9 @@ int shmi_team_alltoalls(const char *routine, shmem_team_t team, void *dest,
                  routine, dst, sst);
         return -1;
     }
+    shmi_coll_enter(routine, t);
     shmi_coll_alltoalls(t, dest, src, dst, sst, nelems, elem_size);
+    shmi_coll_leave();
     return 0;
 }
 
@@ -186,6 +202,7 @@ void shmi_as_reduce(const char *routine, void *dest, const void *src,
         SHMI_FATAL("%s: operator not defined on this type", routine);
     shmi_as_enter(routine, PE_start, logPE_stride, PE_size, pSync, &t);
     shmi_coll_reduce(&t, dest, src, (size_t)nreduce, dt, op);
+    shmi_coll_leave();
 }
 
 void shmi_as_broadcast(const char *routine, void *dest, const void *src,
@@ -199,6 +216,7 @@ void shmi_as_broadcast(const char *routine, void *dest, const void *src,
                    PE_root, PE_size);
     shmi_as_enter(routine, PE_start, logPE_stride, PE_size, pSync, &t);
     shmi_coll_broadcast_as(&t, dest, src, nbytes, PE_root);
+    shmi_coll_leave();
 }
 
 void shmi_as_collect(const char *routine, void *dest, const void *src,
@@ -209,6 +227,7 @@ void shmi_as_collect(const char *routine, void *dest, const void *src,
 
     shmi_as_enter(routine, PE_start, logPE_stride, PE_size, pSync, &t);
     shmi_coll_collect(&t, dest, src, nbytes);
+    shmi_coll_leave();
 }
 
 void shmi_as_fcollect(const char *routine, void *dest, const void *src,
@@ -219,6 +238,7 @@ void shmi_as_fcollect(const char *routine, void *dest, const void *src,
 
     shmi_as_enter(routine, PE_start, logPE_stride, PE_size, pSync, &t);
     shmi_coll_fcollect(&t, dest, src, nbytes);
+    shmi_coll_leave();
 }
 
 void shmi_as_alltoall(const char *routine, void *dest, const void *src,
@@ -229,6 +249,7 @@ void shmi_as_alltoall(const char *routine, void *dest, const void *src,
 
     shmi_as_enter(routine, PE_start, logPE_stride, PE_size, pSync, &t);
     shmi_coll_alltoall(&t, dest, src, nbytes);
+    shmi_coll_leave();
 }
 
 void shmi_as_alltoalls(const char *routine, void *dest, const void *src,
@@ -243,4 +264,5 @@ void shmi_as_alltoalls(const char *routine, void *dest, const void *src,
                    sst);
     shmi_as_enter(routine, PE_start, logPE_stride, PE_size, pSync, &t);
     shmi_coll_alltoalls(&t, dest, src, dst, sst, nelems, elem_size);
+    shmi_coll_leave();
 }

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/backoff.h"
 #include "core/coll/coll.h"
+#include "core/coll/watch.h"
 #include "core/dataplane.h"
 #include "core/env.h"
 #include "core/error.h"
@@ -62,7 +64,7 @@ int shmi_coll_state_init(void)
                  bytes);
         return SHMI_ENOMEM;
     }
-    return 0;
+    return shmi_watch_init();
 }
 
 void shmi_coll_state_finalize(void)
@@ -80,6 +82,7 @@ void shmi_coll_slot_reset(int slot)
 {
     memset(&shmi_coll_slots[slot], 0, sizeof(shmi_coll_slots[slot]));
     memset(shmi_coll_taken[slot], 0, sizeof(shmi_coll_taken[slot]));
+    shmi_watch_slot_reset(slot);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -87,7 +90,7 @@ void shmi_coll_flag_add(uint64_t *flag, int wpe)
 {
     uint64_t one = 1;
 
-    shmi_amo_runtime("shmem collective", SHMI_AMO_ADD, SHMI_DT_UINT64, flag,
+    shmi_amo_runtime(shmi_coll_routine(), SHMI_AMO_ADD, SHMI_DT_UINT64, flag,
                      &one, NULL, wpe);
 }
 
@@ -115,7 +118,41 @@ static uint64_t *shmi_coll_taken_of(const uint64_t *flag)
     return &shmi_coll_taken[slot][off / sizeof(uint64_t)];
 }
 
-void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
+/* What a collective wait waits for: *flag >= want. */
+typedef struct shmi_coll_wait {
+    const volatile uint64_t *flag;
+    uint64_t want;
+} shmi_coll_wait_t;
+
+static int shmi_coll_wait_done(const void *arg)
+{
+    const shmi_coll_wait_t *w = arg;
+
+    return __atomic_load_n(w->flag, __ATOMIC_ACQUIRE) >= w->want;
+}
+
+/*
+ * Waits until *flag >= want. Past spinning, the loop looks at its peers
+ * now and then (watch.h), so that a wait for a PE that has finalized, or
+ * (SHMEM_DEBUG=1) a PE in another collective call, ends the job with a
+ * message instead of hanging. The flags are host memory (the slots are in
+ * the host heap; pSync is checked by shmi_coll_check_psync).
+ */
+static void shmi_coll_wait(const volatile uint64_t *flag, uint64_t want,
+                           int from)
+{
+    shmi_coll_wait_t w = {flag, want};
+    shmi_backoff_t b;
+
+    shmi_backoff_init(&b);
+    while (!shmi_coll_wait_done(&w)) {
+        if (b.polls > shmi_backoff_spin && shmi_watch_due(&b))
+            shmi_coll_watch(from, shmi_coll_wait_done, &w);
+        shmi_backoff_wait(&b);
+    }
+}
+
+void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from)
 {
     uint64_t minus = (uint64_t)0 - count;
     uint64_t *taken = shmi_coll_taken_of(flag);
@@ -125,14 +162,19 @@ void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
         return;
     if (taken != NULL) {
         *taken += count;
-        shmi_wait_u64("shmem collective", flag, SHMEM_CMP_GE, *taken);
+        shmi_coll_wait(flag, *taken, from);
         return;
     }
-    shmi_wait_u64("shmem collective", flag, SHMEM_CMP_GE, count);
+    shmi_coll_wait(flag, count, from);
     /* A fetching atomic: the subtraction is done when it returns, even when
      * atomics to this PE's own memory go through the fabric. */
-    shmi_amo_runtime("shmem collective", SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64,
+    shmi_amo_runtime(shmi_coll_routine(), SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64,
                      flag, &minus, &old, shmi_my_pe_fast());
+}
+
+void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
+{
+    shmi_coll_flag_take_from(flag, count, -1);
 }
 
 void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
@@ -143,7 +185,7 @@ void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
         shmi_coll_flag_add(flag, wpe);
         return;
     }
-    shmi_put_signal_runtime("shmem collective", dest, src, nbytes, flag, 1,
+    shmi_put_signal_runtime(shmi_coll_routine(), dest, src, nbytes, flag, 1,
                             SHMEM_SIGNAL_ADD, wpe);
 }
 
@@ -181,5 +223,5 @@ void shmi_coll_copy(void *dest, const void *src, size_t nbytes)
                       dd ? (sd ? SHMI_GPU_D2D : SHMI_GPU_H2D) : SHMI_GPU_D2H)
             : SHMI_ENODEV;
     if (ret != 0)
-        shmi_device_fail("shmem collective", shmi_my_pe_fast(), ret);
+        shmi_device_fail(shmi_coll_routine(), shmi_my_pe_fast(), ret);
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "api/gen/core_decl.h"
+#include "core/coll/watch.h"
 #include "core/core_api.h"
 #include "core/dataplane.h"
 #include "core/env.h"
@@ -64,6 +65,9 @@ static void debug_check(const char *routine, uint64_t a, uint64_t b)
     slot[0] = a;
     slot[1] = b;
     shmi_barrier_all();
+    /* A different collective call on some PE explains different arguments
+     * better than the arguments do: name it first. */
+    shmi_coll_compare_now();
     if (shmi_my_pe_fast() == 0)
         return;
     shmi_get_runtime(routine, root, slot, sizeof(root), 0);
@@ -101,6 +105,7 @@ static void *collective_alloc(const char *routine, size_t size, size_t align)
     void *p = NULL;
 
     shmi_require_init(routine);
+    shmi_coll_enter(routine, &shmem_impl_team_world);
     debug_check(routine, size, align);
     if (size > 0)
         p = shmi_heap_alloc(size, align);
@@ -110,6 +115,7 @@ static void *collective_alloc(const char *routine, size_t size, size_t align)
                  "(SHMEM_SYMMETRIC_SIZE)",
                  routine, size);
     shmi_barrier_all();
+    shmi_coll_leave();
     return p;
 }
 
@@ -148,6 +154,7 @@ static void *device_alloc(const char *routine, size_t size)
     void *p = NULL;
 
     shmi_require_init(routine);
+    shmi_coll_enter(routine, &shmem_impl_team_world);
     debug_check(routine, size, SHMEMX_MALLOC_DEVICE);
     if (size > 0 && !shmi_device_backend())
         SHMI_LOG(SHMI_LOG_DEBUG, "heap",
@@ -160,6 +167,7 @@ static void *device_alloc(const char *routine, size_t size)
                  "(SHMEM_SYMMETRIC_DEVICE_SIZE)",
                  routine, size);
     shmi_barrier_all();
+    shmi_coll_leave();
     return p;
 }
 
@@ -176,8 +184,10 @@ void *shmi_malloc_with_hints(size_t size, long hints)
 void shmi_free(void *ptr)
 {
     shmi_require_init("shmem_free");
+    shmi_coll_enter("shmem_free", &shmem_impl_team_world);
     debug_check("shmem_free", sym_key(ptr), 0);
     shmi_barrier_all();
+    shmi_coll_leave();
     if (is_device_ptr(ptr))
         shmi_device_heap_free("shmem_free", ptr);
     else
@@ -230,6 +240,7 @@ void *shmi_realloc(void *ptr, size_t size)
         return NULL;
     }
     shmi_require_init("shmem_realloc");
+    shmi_coll_enter("shmem_realloc", &shmem_impl_team_world);
     debug_check("shmem_realloc", sym_key(ptr), size);
     /* Entry barrier: other PEs may still be using the old block. */
     shmi_barrier_all();
@@ -240,6 +251,7 @@ void *shmi_realloc(void *ptr, size_t size)
     else
         p = realloc_move(ptr, size);
     shmi_barrier_all();
+    shmi_coll_leave();
     return p;
 }
 

@@ -318,7 +318,9 @@ int shmi_team_split_strided(shmem_team_t parent_team, int start, int stride,
                      start, stride, size, p->n_pes);
         return -1;
     }
+    shmi_coll_enter("shmem_team_split_strided", p);
     if (shmi_team_agree_slots(p, 1, &slot) != 0) {
+        shmi_coll_leave();
         SHMI_LOG(SHMI_LOG_WARN, "team",
                  "shmem_team_split_strided: no free team slot (%d in use)",
                  SHMI_TEAM_SLOTS);
@@ -335,6 +337,7 @@ int shmi_team_split_strided(shmem_team_t parent_team, int start, int stride,
     }
     /* Members zeroed the slot before any member can signal into it. */
     shmi_coll_barrier(p);
+    shmi_coll_leave();
     *new_team = t;
     return ret;
 }
@@ -360,7 +363,9 @@ int shmi_team_split_2d(shmem_team_t parent_team, int xrange,
     me = p->my_pe;
     if (xrange > n)
         xrange = n;
+    shmi_coll_enter("shmem_team_split_2d", p);
     if (shmi_team_agree_slots(p, 2, slots) != 0) {
+        shmi_coll_leave();
         SHMI_LOG(SHMI_LOG_WARN, "team",
                  "shmem_team_split_2d: no two free team slots");
         return -1;
@@ -379,6 +384,7 @@ int shmi_team_split_2d(shmem_team_t parent_team, int xrange,
     shmi_coll_slot_reset(slots[0]);
     shmi_coll_slot_reset(slots[1]);
     shmi_coll_barrier(p);
+    shmi_coll_leave();
     *xaxis_team = x;
     *yaxis_team = y;
     return 0;

@@ -1,0 +1,250 @@
+/*
+ * Peers seen from a waiting PE: the finalized mark and, with SHMEM_DEBUG=1,
+ * the sequence of collective calls per team (see watch.h for the model).
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/coll/coll.h"
+#include "core/coll/watch.h"
+#include "core/env.h"
+#include "core/error.h"
+#include "core/heap/heap.h"
+#include "core/state.h"
+
+/* Calls remembered per slot. A member can be at most one call ahead of a
+ * PE that is still inside a call (it cannot finish the next call before
+ * this PE enters it), so two would do; four leave room. */
+#define SHMI_WATCH_RING 4
+#define SHMI_WATCH_NAME 40
+
+typedef struct shmi_watch_call {
+    uint64_t seq;                  /* call number on the slot, from 1 */
+    char routine[SHMI_WATCH_NAME]; /* public routine, NUL-terminated */
+} shmi_watch_call_t;
+
+typedef struct shmi_watch_rec {
+    uint64_t finalized; /* 1 once shmem_finalize no longer synchronizes */
+    shmi_watch_call_t calls[SHMI_TEAM_SLOTS][SHMI_WATCH_RING];
+} shmi_watch_rec_t;
+
+/* This PE's record, at the same heap offset on every PE. */
+static shmi_watch_rec_t *shmi_watch_rec;
+
+/* Collective calls this PE made per slot (SHMEM_DEBUG=1), private. */
+static uint64_t shmi_watch_calls[SHMI_TEAM_SLOTS];
+
+/* The calling thread's outermost collective (collectives on one team are
+ * not called from several threads at once, but different teams may be). */
+typedef struct shmi_coll_cur {
+    const char *routine;
+    struct shmem_impl_team *team;
+    uint64_t seq; /* its number on team's slot; 0 when not recorded */
+    int depth;    /* nesting of shmi_coll_enter */
+} shmi_coll_cur_t;
+static _Thread_local shmi_coll_cur_t shmi_coll_cur;
+
+int shmi_watch_init(void)
+{
+    shmi_watch_rec = shmi_heap_alloc(sizeof(*shmi_watch_rec), 64);
+    memset(shmi_watch_calls, 0, sizeof(shmi_watch_calls));
+    return shmi_watch_rec ? 0 : SHMI_ENOMEM;
+}
+
+void shmi_watch_set_finalized(void)
+{
+    if (shmi_watch_rec)
+        __atomic_store_n(&shmi_watch_rec->finalized, 1, __ATOMIC_RELEASE);
+}
+
+/* wpe's record through this process's mapping of its heap, or NULL. */
+static const shmi_watch_rec_t *shmi_watch_peer(int wpe)
+{
+    char **bases = shmi_state.peer_base[SHMI_SEG_HEAP];
+    size_t off;
+
+    if (shmi_watch_rec == NULL || bases == NULL || bases[wpe] == NULL)
+        return NULL;
+    off = (size_t)((char *)shmi_watch_rec - shmi_state.seg[SHMI_SEG_HEAP].base);
+    return (const shmi_watch_rec_t *)(bases[wpe] + off);
+}
+
+int shmi_watch_finalized(int wpe)
+{
+    const shmi_watch_rec_t *r = shmi_watch_peer(wpe);
+
+    return r != NULL && __atomic_load_n(&r->finalized, __ATOMIC_ACQUIRE);
+}
+
+int shmi_watch_all_others_finalized(void)
+{
+    int n = shmi_n_pes_fast(), me = shmi_my_pe_fast();
+
+    if (n < 2)
+        return 0;
+    for (int pe = 0; pe < n; pe++)
+        if (pe != me && !shmi_watch_finalized(pe))
+            return 0;
+    return 1;
+}
+
+int shmi_watch_due(shmi_backoff_t *b)
+{
+    struct timespec ts;
+    unsigned long long now;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (unsigned long long)ts.tv_sec * 1000000000ULL +
+          (unsigned long long)ts.tv_nsec;
+    if (b->watch_ns == 0) {
+        b->watch_ns = now + SHMI_WATCH_PERIOD_NS;
+        return 0;
+    }
+    if (now < b->watch_ns)
+        return 0;
+    b->watch_ns = now + SHMI_WATCH_PERIOD_NS;
+    return 1;
+}
+
+void shmi_watch_slot_reset(int slot)
+{
+    shmi_watch_calls[slot] = 0;
+    if (shmi_watch_rec)
+        memset(shmi_watch_rec->calls[slot], 0,
+               sizeof(shmi_watch_rec->calls[slot]));
+}
+
+/* ---- collective calls ------------------------------------------------------ */
+
+/* The team as a message names it. */
+static const char *shmi_watch_team_name(const struct shmem_impl_team *t)
+{
+    if (t == &shmem_impl_team_world)
+        return "SHMEM_TEAM_WORLD";
+    if (t == &shmem_impl_team_shared)
+        return "SHMEM_TEAM_SHARED";
+    return "a team created by a split";
+}
+
+/* Records call number seq of routine on slot, for the other members. */
+static void shmi_watch_record(int slot, uint64_t seq, const char *routine)
+{
+    shmi_watch_call_t *c = &shmi_watch_rec->calls[slot][seq % SHMI_WATCH_RING];
+
+    __atomic_store_n(&c->seq, 0, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    strncpy(c->routine, routine, SHMI_WATCH_NAME - 1);
+    c->routine[SHMI_WATCH_NAME - 1] = '\0';
+    __atomic_store_n(&c->seq, seq, __ATOMIC_RELEASE);
+}
+
+/* Ends the job when a member of the current call's team that this PE can
+ * see made call number seq with another routine. */
+static void shmi_watch_compare(void)
+{
+    const shmi_coll_cur_t *cur = &shmi_coll_cur;
+    const struct shmem_impl_team *t = cur->team;
+    char other[SHMI_WATCH_NAME];
+
+    for (int i = 0; i < t->n_pes; i++) {
+        int wpe = shmi_team_world_pe(t, i);
+        const shmi_watch_rec_t *r =
+            wpe == shmi_my_pe_fast() ? NULL : shmi_watch_peer(wpe);
+        const shmi_watch_call_t *c;
+
+        if (r == NULL)
+            continue;
+        c = &r->calls[t->slot][cur->seq % SHMI_WATCH_RING];
+        if (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) != cur->seq)
+            continue;
+        memcpy(other, c->routine, sizeof(other));
+        other[SHMI_WATCH_NAME - 1] = '\0';
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&c->seq, __ATOMIC_RELAXED) != cur->seq ||
+            strncmp(other, cur->routine, SHMI_WATCH_NAME - 1) == 0)
+            continue;
+        SHMI_FATAL("%s: collective call %llu on %s differs between PEs: "
+                   "PE %d called %s, PE %d called %s (every PE of a team must "
+                   "make the same collective calls in the same order)",
+                   cur->routine, (unsigned long long)cur->seq,
+                   shmi_watch_team_name(t), shmi_my_pe_fast(), cur->routine,
+                   wpe, other);
+    }
+}
+
+void shmi_coll_enter(const char *routine, struct shmem_impl_team *t)
+{
+    shmi_coll_cur_t *cur = &shmi_coll_cur;
+
+    if (cur->depth++ > 0)
+        return;
+    cur->routine = routine;
+    cur->team = t;
+    cur->seq = 0;
+    if (!shmi_env.DEBUG || t == NULL || shmi_watch_rec == NULL ||
+        t->slot == SHMI_TEAM_SLOT_ACTIVE_SET)
+        return;
+    cur->seq = ++shmi_watch_calls[t->slot];
+    shmi_watch_record(t->slot, cur->seq, routine);
+}
+
+void shmi_coll_leave(void)
+{
+    shmi_coll_cur_t *cur = &shmi_coll_cur;
+
+    if (--cur->depth > 0)
+        return;
+    if (cur->seq != 0)
+        shmi_watch_compare();
+    cur->routine = NULL;
+    cur->team = NULL;
+    cur->seq = 0;
+}
+
+void shmi_coll_compare_now(void)
+{
+    if (shmi_coll_cur.seq != 0)
+        shmi_watch_compare();
+}
+
+const char *shmi_coll_routine(void)
+{
+    return shmi_coll_cur.routine ? shmi_coll_cur.routine
+                                 : "a collective of the library";
+}
+
+/* A finalized PE that the wait may depend on, or -1. */
+static int shmi_watch_gone(int from)
+{
+    const struct shmem_impl_team *t = shmi_coll_cur.team;
+    int n = t ? t->n_pes : shmi_n_pes_fast();
+
+    if (from >= 0)
+        return shmi_watch_finalized(from) ? from : -1;
+    for (int i = 0; i < n; i++) {
+        int wpe = t ? shmi_team_world_pe(t, i) : i;
+
+        if (wpe != shmi_my_pe_fast() && shmi_watch_finalized(wpe))
+            return wpe;
+    }
+    return -1;
+}
+
+void shmi_coll_watch(int from, int (*satisfied)(const void *), const void *arg)
+{
+    int gone;
+
+    if (shmi_coll_cur.seq != 0)
+        shmi_watch_compare();
+    gone = shmi_watch_gone(from);
+    if (gone < 0 || satisfied(arg))
+        return;
+    SHMI_FATAL("%s: PE %d waits for PE %d, which has already called "
+               "shmem_finalize and exited; the PEs made different sequences "
+               "of collective calls (SHMEM_DEBUG=1 names the first call that "
+               "differs)",
+               shmi_coll_routine(), shmi_my_pe_fast(), gone);
+}

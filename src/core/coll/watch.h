@@ -1,0 +1,93 @@
+/*
+ * What a waiting PE can learn about its peers, so that a wait that can
+ * never end becomes a message instead of a hang (src/core/coll/watch.c).
+ *
+ * Every PE keeps a small symmetric record in the heap, written only by
+ * itself and read by the other PEs of its node through their mapping of its
+ * heap (never over a fabric: a PE that has left cannot answer a get):
+ *
+ *   finalized  set by shmem_finalize after its last synchronization and a
+ *              quiet: the PE will never send anything again;
+ *   calls      with SHMEM_DEBUG=1 only: for every team slot, the last
+ *              collective calls made on it (call number and routine), which
+ *              the other members compare with their own.
+ *
+ * The collective entry points name the public routine they serve
+ * (shmi_coll_enter), which the flag primitives of coll_state.c use in their
+ * messages. Nothing here runs on a fast path: records are written once per
+ * collective call with SHMEM_DEBUG=1 only, and peers are looked at from the
+ * slow path of wait loops (shmi_watch_due: once every SHMI_WATCH_PERIOD_NS).
+ */
+#ifndef SHMI_COLL_WATCH_H
+#define SHMI_COLL_WATCH_H
+
+#include <stdint.h>
+
+#include "core/backoff.h"
+
+struct shmem_impl_team;
+
+/* How often a waiting loop that has spun past SHMEM_WAIT_SPIN looks at
+ * its peers: 10 ms (a few hundred loads at most, well below the noise of a
+ * wait that long). */
+#define SHMI_WATCH_PERIOD_NS 10000000ULL
+
+/* Places this PE's record in the symmetric heap (shmem_init, at the same
+ * point on every PE); 0 or SHMI_ENOMEM. The record is never freed: peers
+ * may read it after this PE has finalized. */
+int shmi_watch_init(void);
+
+/* Marks this PE as finalized (shmem_finalize, after its last barrier and a
+ * quiet): waiting for it from now on is an error. */
+void shmi_watch_set_finalized(void);
+
+/* 1 when world PE wpe is on this node and has finalized; 0 otherwise
+ * (also for PEs whose heap is not mapped here: unknown). */
+int shmi_watch_finalized(int wpe);
+
+/* 1 when every other PE of the job is on this node and has finalized: then
+ * nothing but this PE can change its own memory. */
+int shmi_watch_all_others_finalized(void);
+
+/* 1 when a loop that has waited past spinning should look at its peers
+ * now (time-throttled through b->watch_ns). */
+int shmi_watch_due(shmi_backoff_t *b);
+
+/* Forgets the call records of team slot (when the slot is handed out). */
+void shmi_watch_slot_reset(int slot);
+
+/*
+ * Starts a call of the public collective routine on team t (NULL for an
+ * active set): routine names the messages of the flag primitives; with
+ * SHMEM_DEBUG=1 the call is numbered and recorded for the other members.
+ * Collectives nested in another (the barriers of shmem_malloc, the
+ * reduction of a team split) keep the outer routine and are not counted.
+ * Every shmi_coll_enter is paired with one shmi_coll_leave, which with
+ * SHMEM_DEBUG=1 compares the call with every member's call of that number
+ * (all of them have entered it: every collective completes only once each
+ * member has arrived).
+ */
+void shmi_coll_enter(const char *routine, struct shmem_impl_team *t);
+void shmi_coll_leave(void);
+
+/* With SHMEM_DEBUG=1, compares the current call with every member's call
+ * of that number now: for callers that know that every member has entered
+ * it (after a barrier inside the call), so that a different routine is
+ * named before any check of the call's arguments. */
+void shmi_coll_compare_now(void);
+
+/* The public routine the calling thread's collective serves. */
+const char *shmi_coll_routine(void);
+
+/*
+ * Called by a collective wait that has not been satisfied: ends the job
+ * when it can never be. from is the world PE whose signal is awaited, or -1
+ * when any member may send it; then any finalized PE means the program's
+ * PEs made different collective calls (a finalized PE passed a barrier of
+ * shmem_finalize that every PE had reached). satisfied() is tested again
+ * after the peers were looked at, so that a signal sent just before the
+ * sender finalized is not mistaken for a missing one.
+ */
+void shmi_coll_watch(int from, int (*satisfied)(const void *), const void *arg);
+
+#endif /* SHMI_COLL_WATCH_H */
