@@ -116,6 +116,8 @@ void oshrun_stream_close(oshrun_stream_t *s, int rank, int tag);
 /* oshrun_tmp.c */
 int oshrun_tmp_create(oshrun_job_t *job);
 void oshrun_tmp_remove(oshrun_job_t *job);
+/* Removes the directory tree at path (a job's directory). */
+void oshrun_remove_tree(const char *path);
 
 /* oshrun_sweep.c */
 /* Removes /dev/shm entries that libfabric's shm provider or Weft named

@@ -25,7 +25,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/pid_gone.h"
 #include "tools/oshrun.h"
 
 #define SHM_DIR "/dev/shm"
@@ -117,29 +117,6 @@ static long shm_entry_pid(const char *name, long *launcher)
     return weft_object_pid(name, launcher);
 }
 
-/* Gone for good: no process has that pid, or only a zombie (dead, waiting
- * to be reaped by a parent that may take its time). */
-static int pid_gone(long pid)
-{
-    char path[64], buf[512], *p;
-    ssize_t n;
-    int fd;
-
-    if (kill((pid_t)pid, 0) != 0)
-        return errno == ESRCH;
-    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno == ENOENT;
-    n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    p = strrchr(buf, ')'); /* the state follows the command name */
-    return p && p[1] == ' ' && p[2] == 'Z';
-}
-
 /* Only PEs that oshrun forked and reaped: their pid names nothing alive of
  * theirs any more, and no other process's regions are touched. */
 static int dead_pe(const oshrun_job_t *job, long pid, long launcher)
@@ -195,20 +172,10 @@ void oshrun_shm_cleanup(oshrun_job_t *job)
 static int stale(const oshrun_job_t *job, long pid, long launcher)
 {
     (void)job;
-    if (!pid_gone(pid))
+    if (!shmi_pid_gone(pid))
         return 0;
-    return launcher == -1 ||
-           (launcher > 0 && launcher != (long)getpid() && pid_gone(launcher));
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag,
-                      struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
+    return launcher == -1 || (launcher > 0 && launcher != (long)getpid() &&
+                              shmi_pid_gone(launcher));
 }
 
 /* base/name, an "oshrun.<pid>.XXXXXX" directory of this user whose oshrun
@@ -223,7 +190,7 @@ static void tmp_remove_stale(int dir, const char *base, const char *name)
     int fd;
 
     if (!(p = digits(name + 7, &pid)) || *p != '.' || strlen(p) != 7 || !pid ||
-        !pid_gone(pid))
+        !shmi_pid_gone(pid))
         return;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
         !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
@@ -234,7 +201,7 @@ static void tmp_remove_stale(int dir, const char *base, const char *name)
     if (flock(fd, LOCK_EX | LOCK_NB) == 0 &&
         (size_t)snprintf(path, sizeof(path), "%s/%s", base, name) <
             sizeof(path))
-        nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+        oshrun_remove_tree(path);
     close(fd);
 }
 

@@ -61,10 +61,16 @@ static int remove_one(const char *path, const struct stat *st, int flag,
     return 0;
 }
 
+void oshrun_remove_tree(const char *path)
+{
+    /* Depth first, and links are removed, never followed. */
+    nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 void oshrun_tmp_remove(oshrun_job_t *job)
 {
     if (job->tmpdir[0])
-        nftw(job->tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+        oshrun_remove_tree(job->tmpdir);
     job->tmpdir[0] = '\0';
     if (tmp_lock >= 0)
         close(tmp_lock);

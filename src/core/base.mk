@@ -13,4 +13,5 @@ noinst_HEADERS += \
 	src/core/core_api.h \
 	src/core/state.h \
 	src/core/segment.h \
+	src/core/pid_gone.h \
 	transports/transport.h

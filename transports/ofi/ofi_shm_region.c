@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/pid_gone.h"
 #include "core/state.h"
 #include "transports/ofi/ofi_internal.h"
 
@@ -78,29 +79,6 @@ static long region_pid(const char *name, long *uid)
     return pid;
 }
 
-/* Gone for good: no process has that pid, or only a zombie (dead, waiting
- * to be reaped by a parent that may take its time). */
-static int pid_gone(long pid)
-{
-    char path[64], buf[512], *p;
-    ssize_t n;
-    int fd;
-
-    if (kill((pid_t)pid, 0) != 0)
-        return errno == ESRCH;
-    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno == ENOENT;
-    n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    p = strrchr(buf, ')'); /* the state follows the command name */
-    return p && p[1] == ' ' && p[2] == 'Z';
-}
-
 /* One entry of SHM_DIR: removed when it is a region of this user left by a
  * process that is gone (or by an earlier process with this pid). Another
  * user's file in such a name is reported when *report, which is then
@@ -112,7 +90,7 @@ static void sweep_one(int dir, const char *name, int *report, int *more)
 
     if (!pid || (uid >= 0 && (uid_t)uid != geteuid()))
         return;
-    if (pid == (long)getpid() ? uid < 0 : !pid_gone(pid))
+    if (pid == (long)getpid() ? uid < 0 : !shmi_pid_gone(pid))
         return;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
         !S_ISREG(st.st_mode))
