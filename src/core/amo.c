@@ -114,9 +114,10 @@ shmi_amo_do(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
                        fetched, nbi);
 }
 
-void shmi_amo(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
-              shmi_dtype_t dt, void *dest, const void *operand,
-              const void *compare, void *fetched, int pe)
+SHMI_DP_ENTRY void shmi_amo(const char *routine, shmem_ctx_t ctx,
+                            shmi_amo_op_t op, shmi_dtype_t dt, void *dest,
+                            const void *operand, const void *compare,
+                            void *fetched, int pe)
 {
     shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 0,
                 0);

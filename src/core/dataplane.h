@@ -25,6 +25,12 @@
 /* shmi_X for the non-typed public routines (generated). */
 #include "api/gen/core_decl.h"
 
+/* The entry points of the common path (put, get, p, g, their nbi forms,
+ * atomics) start on a cache line of their own: each is a handful of
+ * instructions, and where the linker happened to place them moved an
+ * 8-byte get by a cycle from one build to the next. */
+#define SHMI_DP_ENTRY __attribute__((aligned(64)))
+
 #ifndef SHMI_LIKELY
 #define SHMI_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define SHMI_UNLIKELY(x) __builtin_expect(!!(x), 0)

@@ -140,8 +140,8 @@ shmi_get_full(const char *routine, shmem_ctx_t ctx, void *dest,
     shmi_rma_get(routine, ctx, dest, src, nbytes, pe, 0);
 }
 
-void shmi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
-              size_t nbytes, int pe)
+SHMI_DP_ENTRY void shmi_put(const char *routine, shmem_ctx_t ctx, void *dest,
+                            const void *src, size_t nbytes, int pe)
 {
     if (SHMI_LIKELY(shmi_put_fast(ctx, dest, src, nbytes, pe)))
         return;
@@ -150,24 +150,26 @@ void shmi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
 
 /* On the load/store path every operation is complete on return, so an nbi
  * put is a blocking one there; the fabric path differs. */
-void shmi_put_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
-                  const void *src, size_t nbytes, int pe)
+SHMI_DP_ENTRY void shmi_put_nbi(const char *routine, shmem_ctx_t ctx,
+                                void *dest, const void *src, size_t nbytes,
+                                int pe)
 {
     if (SHMI_LIKELY(shmi_put_fast(ctx, dest, src, nbytes, pe)))
         return;
     shmi_rma_put(routine, ctx, dest, src, nbytes, pe, 1);
 }
 
-void shmi_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
-              size_t nbytes, int pe)
+SHMI_DP_ENTRY void shmi_get(const char *routine, shmem_ctx_t ctx, void *dest,
+                            const void *src, size_t nbytes, int pe)
 {
     if (SHMI_LIKELY(shmi_get_fast(ctx, dest, src, nbytes, pe)))
         return;
     shmi_get_full(routine, ctx, dest, src, nbytes, pe);
 }
 
-void shmi_get_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
-                  const void *src, size_t nbytes, int pe)
+SHMI_DP_ENTRY void shmi_get_nbi(const char *routine, shmem_ctx_t ctx,
+                                void *dest, const void *src, size_t nbytes,
+                                int pe)
 {
     if (SHMI_LIKELY(shmi_get_fast(ctx, dest, src, nbytes, pe)))
         return;
@@ -193,16 +195,16 @@ shmi_g_full(const char *routine, shmem_ctx_t ctx, const void *src, size_t size,
     return bits;
 }
 
-void shmi_p(const char *routine, shmem_ctx_t ctx, void *dest, uint64_t bits,
-            size_t size, int pe)
+SHMI_DP_ENTRY void shmi_p(const char *routine, shmem_ctx_t ctx, void *dest,
+                          uint64_t bits, size_t size, int pe)
 {
     if (SHMI_LIKELY(shmi_put_fast(ctx, dest, &bits, size, pe)))
         return;
     shmi_p_full(routine, ctx, dest, bits, size, pe);
 }
 
-uint64_t shmi_g(const char *routine, shmem_ctx_t ctx, const void *src,
-                size_t size, int pe)
+SHMI_DP_ENTRY uint64_t shmi_g(const char *routine, shmem_ctx_t ctx,
+                              const void *src, size_t size, int pe)
 {
     uint64_t bits = 0;
 
