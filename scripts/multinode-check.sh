@@ -127,6 +127,15 @@ ck_lo_iface() {
         { echo "no loopback message naming the PEs, addresses and provider"; return 1; }
     echo "ok start-up names the loopback pair"
 }
+# A job whose nodes cannot connect (their traffic is dropped): shmem_init
+# must give up within its bound and name the PEs, addresses and provider.
+ck_drop() {
+    [ "$2" != 0 ] || { echo "the job succeeded"; return 1; }
+    [ "$2" != 124 ] || { echo "the job hung"; return 1; }
+    grep -q 'PE [0-9]* (node [0-9]*, address [0-9.]*:[0-9]*) cannot reach PE [0-9]* (node [0-9]*, address [0-9.]*:[0-9]*) with provider tcp;ofi_rxm: fi_[a-z_]* found no connection for [0-9]* s during shmem_init' "$1" ||
+        { echo "no message naming the unreachable pair, addresses and provider"; return 1; }
+    echo "ok start-up gives up on the unreachable pair and names it"
+}
 ck_paths4() { ck_paths "$1" "$2" 4; }
 ck_paths6() { ck_paths "$1" "$2" 6; }
 ck_prk() {
@@ -181,6 +190,21 @@ step paths_2x2 60 ck_paths4 env SHMEM_DEBUG=1 $SRUN2 "$bin/mn_paths" -N 2
 # other node, which start-up must say (PEs, provider, addresses) at once.
 have shmem_hello lo_iface_2x2 &&
     step lo_iface_2x2 60 ck_lo_iface env FI_TCP_IFACE=lo $SRUN2 "$bin/shmem_hello" -n 4
+# A network that drops what passes between the nodes: the fabric's ports
+# are kept in one range (FI_TCP_PORT_*_RANGE) whose replies each node routes
+# to nowhere, so connections are never answered and nothing is refused.
+# Slurm's and PMIx's own traffic uses other ports and goes on.
+drop_rule() {
+    for n in $(seq 1 "$NODES"); do
+        bash "$CLUSTER" on "n$n" sh -c "$1" >>"$logs/cluster.log" 2>&1
+    done
+}
+if have shmem_hello drop_2x2 &&
+    drop_rule 'ip rule add sport 20480-20735 lookup 177 priority 177 && ip route add blackhole default table 177'; then
+    step drop_2x2 120 ck_drop env FI_TCP_PORT_LOW_RANGE=20480 FI_TCP_PORT_HIGH_RANGE=20735 \
+        $SRUN2 "$bin/shmem_hello" -n 4
+    drop_rule 'ip rule del priority 177; ip route flush table 177'
+fi
 if [ "$NODES" -ge 3 ] && [ "$quick" = 0 ]; then
     step paths_3x2_cyclic 60 ck_paths6 env SHMEM_DEBUG=1 $SRUN3 -m cyclic "$bin/mn_paths" -N 3
 fi

@@ -97,6 +97,13 @@ typedef struct shmt_ops {
      * warns, naming the variable, about a setting of it that could not be
      * honoured were it used. NULL when there is nothing to check. */
     void (*check_unused)(void);
+
+    /* Called once shmem_init's barrier has completed, when every PE has
+     * reached the peers it must reach at start-up. Until then a peer that
+     * stays unreachable is a broken network rather than a busy peer (every
+     * PE is inside shmem_init, driving progress), so the transport may give
+     * up on it after a bounded time. NULL when there is nothing to do. */
+    void (*started)(void);
 } shmt_ops_t;
 
 /* The transports built into this library. */

@@ -125,6 +125,7 @@ static void start(const char *routine, int thread_level)
     shmi_coll_enter("shmem_init", &shmem_impl_team_world);
     shmi_barrier_all();
     shmi_coll_leave();
+    shmi_paths_started();
     report();
 }
 

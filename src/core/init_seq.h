@@ -19,6 +19,7 @@
 
 int shmi_paths_init(void);    /* src/core/path.c */
 int shmi_paths_connect(void); /* src/core/path.c */
+void shmi_paths_started(void); /* src/core/path.c: after the first barrier */
 void shmi_paths_finalize(void);
 
 int shmi_teams_init(void);    /* src/core/team/ */

@@ -281,6 +281,12 @@ int shmi_paths_init(void)
     return ret == SHMI_ENODEV ? 0 : ret;
 }
 
+void shmi_paths_started(void)
+{
+    if (shmi_state.fabric && shmi_state.fabric->started)
+        shmi_state.fabric->started();
+}
+
 /* SHMEM_LOCAL_OFF_PES: a PE listed reaches every other PE through the
  * fabric, while the others keep load/store, so that one job mixes both
  * paths on the same words (tests of atomic coherence). The mappings stay;

@@ -322,12 +322,13 @@ static int shmt_ofi_amo_post(shmt_ep_t *ep, shmt_ofi_amo_req_t *r,
         r->flags = FI_DELIVERY_COMPLETE;
         if (size <= shmt_ofi.inject_size)
             r->flags |= FI_INJECT;
-        ret = shmt_ofi_post(ep, "fi_atomicmsg", shmt_ofi_post_amo, r);
+        ret = shmt_ofi_post(ep, r->pe, "fi_atomicmsg", shmt_ofi_post_amo, r);
         ep->w_issued += ret == 0;
     } else {
         r->flags = 0;
-        ret = shmt_ofi_post(ep, r->kind == SHMT_OFI_FETCH ? "fi_fetch_atomicmsg"
-                                                          : "fi_compare_atomicmsg",
+        ret = shmt_ofi_post(ep, r->pe,
+                            r->kind == SHMT_OFI_FETCH ? "fi_fetch_atomicmsg"
+                                                      : "fi_compare_atomicmsg",
                             shmt_ofi_post_amo, r);
         ep->r_issued += ret == 0;
     }

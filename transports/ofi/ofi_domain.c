@@ -329,6 +329,7 @@ int shmt_ofi_connect(void)
         ret = shmt_ofi_reach_check();
     if (ret == 0) {
         shmt_ofi.connected = 1;
+        shmt_ofi.starting = 1;
         shmt_ofi_hmem_connected();
     }
     return ret;

@@ -144,6 +144,8 @@ typedef struct shmt_ofi {
     uint64_t *rbase[SHMI_SEG_COUNT];   /* [npes] remote bases (0 w/o VIRT_ADDR) */
     uint64_t *rsize[SHMI_SEG_COUNT];   /* [npes] segment sizes (0: none) */
     int connected;                     /* connect() completed */
+    int starting; /* from connect() to started(): shmem_init is running, so
+                     a peer out of reach is given up on (ofi_reach.c) */
 
     shmt_ep_t *target; /* endpoint 0: the one peers address */
     shmt_ep_t *eps;    /* every endpoint (guarded by eps_lock) */
@@ -234,11 +236,13 @@ typedef struct shmt_ofi_backoff {
 } shmt_ofi_backoff_t;
 void shmt_ofi_backoff(shmt_ofi_backoff_t *b);
 
-/* Posts with `post` until it stops returning -FI_EAGAIN, progressing ep
- * between attempts. Logs and maps a failure to SHMI_EIO. */
+/* Posts with `post` (an operation to pe) until it stops returning
+ * -FI_EAGAIN, progressing ep between attempts. Logs and maps a failure to
+ * SHMI_EIO; during shmem_init, SHMI_ETIMEDOUT when pe stayed out of reach
+ * (shmt_ofi_reach_gave_up). */
 typedef ssize_t (*shmt_ofi_post_fn)(shmt_ep_t *ep, void *arg);
-int shmt_ofi_post(shmt_ep_t *ep, const char *call, shmt_ofi_post_fn post,
-                  void *arg);
+int shmt_ofi_post(shmt_ep_t *ep, int pe, const char *call,
+                  shmt_ofi_post_fn post, void *arg);
 
 /* Logs a failed libfabric call with the provider and fi_strerror. */
 void shmt_ofi_log_fail(const char *call, int ret);
@@ -263,6 +267,13 @@ int shmt_ofi_reach_find(uint32_t fmt, int me, int npes, const int *node_of_pe,
  * that cannot reach each other (a loopback address on either side), the
  * provider and both addresses. */
 int shmt_ofi_reach_check(void);
+/* Called between attempts of a post to pe that keep returning -FI_EAGAIN
+ * (*since: when they began, 0 at first). During shmem_init only, 1 after
+ * SHMT_OFI_REACH_LIMIT_S of them, with a message naming both PEs, their
+ * nodes and addresses, the provider and the call; 0 otherwise. */
+int shmt_ofi_reach_gave_up(int pe, const char *call, double *since);
+/* The transport's started (transports/transport.h). */
+void shmt_ofi_started(void);
 
 /* ---- ofi_rma.c ---- */
 int shmt_ofi_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,

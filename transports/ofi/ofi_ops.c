@@ -23,4 +23,5 @@ const shmt_ops_t shmt_ofi_ops = {
     .quiet = shmt_ofi_quiet,
     .progress = shmt_ofi_progress,
     .check_unused = shmt_ofi_check_unused,
+    .started = shmt_ofi_started,
 };

@@ -184,15 +184,21 @@ int shmt_ofi_wait_reads(shmt_ep_t *ep)
     return ret;
 }
 
-int shmt_ofi_post(shmt_ep_t *ep, const char *call, shmt_ofi_post_fn post,
-                  void *arg)
+int shmt_ofi_post(shmt_ep_t *ep, int pe, const char *call,
+                  shmt_ofi_post_fn post, void *arg)
 {
     shmt_ofi_backoff_t b = {0};
+    double since = 0;
     ssize_t ret;
 
     while ((ret = post(ep, arg)) == -FI_EAGAIN) {
         shmt_ofi_ep_progress(ep);
         shmt_ofi_backoff(&b);
+        /* Only a start-up that cannot reach pe ends here; the clock is
+         * read once in 256 attempts. */
+        if (shmt_ofi.starting && (b.polls & 255) == 0 &&
+            shmt_ofi_reach_gave_up(pe, call, &since))
+            return SHMI_ETIMEDOUT;
     }
     if (ret < 0) {
         shmt_ofi_log_fail(call, (int)ret);

@@ -10,7 +10,9 @@
  * used to wait forever. A loopback address on either side of a pair of PEs
  * on different nodes is therefore an error at start-up, naming the PEs,
  * the provider and the addresses. The provider's own connection errors
- * (refused, unreachable) are reported by the data path as they happen.
+ * (refused, unreachable) are reported by the data path as they happen; a
+ * connection that is never answered ends shmem_init after
+ * SHMT_OFI_REACH_LIMIT_S (shmt_ofi_reach_gave_up).
  */
 #include "config.h"
 
@@ -19,12 +21,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "core/state.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* Room for one endpoint address (sockaddr_in6 needs 28 bytes). */
 #define SHMT_OFI_REACH_NAME 256
+
+/* How long shmem_init tries to reach a peer before it gives up on it, in
+ * seconds: every PE has passed the start-up exchange by then, so a peer
+ * that has not answered in this time is not merely slower to start. */
+#define SHMT_OFI_REACH_LIMIT_S 30
 
 int shmt_ofi_addr_loopback(uint32_t fmt, const void *name, size_t len)
 {
@@ -105,26 +113,33 @@ static int shmt_ofi_av_name(int pe, void *name, size_t *len, void *arg)
                : SHMI_EIO;
 }
 
+/* pe's address as text, for a message. */
+static void shmt_ofi_pe_text(int pe, char *buf, size_t size)
+{
+    char name[SHMT_OFI_REACH_NAME];
+    size_t len = sizeof(name);
+
+    if (shmt_ofi_av_name(pe, name, &len, NULL) != 0) {
+        snprintf(buf, size, "unknown");
+        return;
+    }
+    shmt_ofi_addr_text(shmt_ofi.info->addr_format, name, len, buf, size);
+}
+
 int shmt_ofi_reach_check(void)
 {
     const shmi_boot_info_t *b = &shmi_state.boot;
-    uint32_t fmt = shmt_ofi.info->addr_format;
-    char name[SHMT_OFI_REACH_NAME], mtext[80], ttext[80];
-    size_t len;
+    char mtext[80], ttext[80];
     int me = b->rank, pe;
 
     if (b->n_nodes < 2 || b->node_of_pe == NULL)
         return 0;
-    pe = shmt_ofi_reach_find(fmt, me, shmt_ofi.npes, b->node_of_pe,
-                             shmt_ofi_av_name, NULL);
+    pe = shmt_ofi_reach_find(shmt_ofi.info->addr_format, me, shmt_ofi.npes,
+                             b->node_of_pe, shmt_ofi_av_name, NULL);
     if (pe < 0)
         return 0;
-    len = sizeof(name);
-    shmt_ofi_av_name(me, name, &len, NULL);
-    shmt_ofi_addr_text(fmt, name, len, mtext, sizeof(mtext));
-    len = sizeof(name);
-    shmt_ofi_av_name(pe, name, &len, NULL);
-    shmt_ofi_addr_text(fmt, name, len, ttext, sizeof(ttext));
+    shmt_ofi_pe_text(me, mtext, sizeof(mtext));
+    shmt_ofi_pe_text(pe, ttext, sizeof(ttext));
     SHMI_LOG(SHMI_LOG_ERROR, "ofi",
              "PE %d (node %d, address %s) and PE %d (node %d, address %s) "
              "cannot reach each other with provider %s: a loopback address "
@@ -134,4 +149,46 @@ int shmt_ofi_reach_check(void)
              me, b->node_id, mtext, pe, b->node_of_pe[pe], ttext, shmt_ofi.prov,
              b->n_nodes);
     return SHMI_EIO;
+}
+
+/*
+ * A network that drops the traffic between two nodes (a firewall, a route
+ * to nowhere) refuses nothing: the provider keeps answering -FI_EAGAIN
+ * while it tries to connect. After start-up that may also be a peer busy
+ * computing (progress is manual), so only shmem_init gives up: every PE is
+ * inside it then, driving progress, right after the start-up exchange.
+ */
+int shmt_ofi_reach_gave_up(int pe, const char *call, double *since)
+{
+    const shmi_boot_info_t *b = &shmi_state.boot;
+    char mtext[80], ttext[80];
+    struct timespec ts;
+    double now;
+
+    if (!shmt_ofi.starting || pe < 0 || pe >= shmt_ofi.npes)
+        return 0;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (*since == 0)
+        *since = now;
+    if (now - *since < SHMT_OFI_REACH_LIMIT_S)
+        return 0;
+    shmt_ofi_pe_text(b->rank, mtext, sizeof(mtext));
+    shmt_ofi_pe_text(pe, ttext, sizeof(ttext));
+    SHMI_LOG(SHMI_LOG_ERROR, "ofi",
+             "PE %d (node %d, address %s) cannot reach PE %d (node %d, "
+             "address %s) with provider %s: %s found no connection for %d s "
+             "during shmem_init; something between the nodes drops the "
+             "traffic (a firewall, a route), or the interface in use "
+             "(FI_TCP_IFACE, FI_SOCKETS_IFACE) is not one the other node "
+             "can reach",
+             b->rank, b->node_id, mtext, pe,
+             b->node_of_pe ? b->node_of_pe[pe] : b->node_id, ttext,
+             shmt_ofi.prov, call, SHMT_OFI_REACH_LIMIT_S);
+    return 1;
+}
+
+void shmt_ofi_started(void)
+{
+    shmt_ofi.starting = 0;
 }

@@ -93,10 +93,11 @@ static int shmt_ofi_rma_chunks(shmt_ep_t *ep, int write, int pe,
             r.flags = FI_DELIVERY_COMPLETE;
             if (n <= shmt_ofi.inject_size)
                 r.flags |= FI_INJECT;
-            ret = shmt_ofi_post(ep, "fi_writemsg", shmt_ofi_post_write, &r);
+            ret = shmt_ofi_post(ep, pe, "fi_writemsg", shmt_ofi_post_write,
+                                &r);
             ep->w_issued += ret == 0;
         } else {
-            ret = shmt_ofi_post(ep, "fi_readmsg", shmt_ofi_post_read, &r);
+            ret = shmt_ofi_post(ep, pe, "fi_readmsg", shmt_ofi_post_read, &r);
             ep->r_issued += ret == 0;
         }
         if (ret)
