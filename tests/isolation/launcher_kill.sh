@@ -13,7 +13,9 @@
 # started or connecting), init (PE 0 in shmem_init, PE 1 not there yet),
 # barrier, reduce, wait (PE 0 spinning in shmem_barrier_all,
 # shmem_long_sum_reduce or shmem_long_wait_until while PE 1 sleeps; see
-# dead_pe.c, -f hang). wrap: each PE runs under /bin/sh, which is oshrun's
+# dead_pe.c, -f hang), random (at a random moment of the first 1.5 s of a
+# job that ends in a barrier: fork, exec, PMIx connection, heap set-up,
+# start-up exchange or the barrier, whichever it hits). wrap: each PE runs under /bin/sh, which is oshrun's
 # child (not exec'd), so that the PE is oshrun's grandchild. setsid: each PE
 # runs in a session (and process group) of its own, out of reach of the
 # signal that oshrun's death sends to the PE's group: only the PE's own
@@ -56,7 +58,8 @@ case $point in
 startup) prog+=(-p wait) ;;
 init) prog+=(-p start) ;;
 barrier | reduce | wait) prog+=(-p "$point") ;;
-*) echo "usage: launcher_kill.sh startup|init|barrier|reduce|wait [wrap|setsid]"; exit 2 ;;
+random) prog+=(-p barrier) ;;
+*) echo "usage: launcher_kill.sh startup|init|barrier|reduce|wait|random [wrap|setsid]"; exit 2 ;;
 esac
 # Under "wrap" the shell runs the PE as its child and waits for it.
 [ "$wrap" = wrap ] && prog=(/bin/sh -c '"$@"; exit $?' sh "${prog[@]}")
@@ -68,7 +71,11 @@ fi
 env "$tag" "$OSHRUN" -n 2 "${prog[@]}" >"$work/out" 2>"$work/err" </dev/null &
 osh=$!
 show() { sed 's/^/  out| /' "$work/out"; sed 's/^/  err| /' "$work/err"; }
-if [ "$point" = startup ]; then
+if [ "$point" = random ]; then
+    at=$((RANDOM % 1500))
+    sleep "$(awk -v ms=$at 'BEGIN { printf "%.3f", ms / 1000 }')"
+    point="random ($at ms)"
+elif [ "$point" = startup ]; then
     # As soon as both PEs exist: they are being started, or connecting.
     for _ in $(seq 1000); do
         [ "$(tagged | wc -l)" -ge 3 ] && break
