@@ -152,7 +152,8 @@ int main(int argc, char **argv)
         bad = edges_ok(first, peer);
         if (!bad && me == 0)
             printf("bad_range: the edges of the user area are symmetric\n");
-    } else if (all_pe_mode(mode, first) || (me == 0 && one_pe_mode(mode, first, peer))) {
+    } else if (all_pe_mode(mode, first) ||
+               (me == 0 && one_pe_mode(mode, first, peer))) {
         printf("bad_range: PE %d returned from the bad call (%s)\n", me, mode);
         fflush(stdout);
     }

@@ -34,6 +34,8 @@ typedef struct {
     void (*call)(void);
 } routine_t;
 
+/* One call per line, so that the table reads as a list of routines. */
+// clang-format off
 static void r_query_thread(void) { int p; shmem_query_thread(&p); }
 static void r_global_exit(void) { shmem_global_exit(3); }
 static void r_my_pe(void) { printf("returned %d\n", shmem_my_pe()); }
@@ -117,6 +119,7 @@ static void r_collect64(void) { shmem_collect64(sym, sym + 8, 1, 0, 0, 1, psync)
 static void r_fcollect64(void) { shmem_fcollect64(sym, sym + 8, 1, 0, 0, 1, psync); }
 static void r_alltoall64(void) { shmem_alltoall64(sym, sym + 8, 1, 0, 0, 1, psync); }
 static void r_alltoalls64(void) { shmem_alltoalls64(sym, sym + 8, 1, 1, 1, 0, 0, 1, psync); }
+// clang-format on
 
 static const routine_t routines[] = {
     {"shmem_query_thread", r_query_thread},
@@ -231,8 +234,10 @@ static int allowed(const char *when)
     shmem_info_get_name(name);
     shmem_pcontrol(1);
     shmem_udcflush();
-    if (init != 0 || major != SHMEM_MAJOR_VERSION || minor != SHMEM_MINOR_VERSION) {
-        fprintf(stderr, "lifetime: initialized %d, version %d.%d\n", init, major, minor);
+    if (init != 0 || major != SHMEM_MAJOR_VERSION ||
+        minor != SHMEM_MINOR_VERSION) {
+        fprintf(stderr, "lifetime: initialized %d, version %d.%d\n", init,
+                major, minor);
         return 1;
     }
     printf("lifetime: the any-time routines returned %s (%s)\n", when, name);
@@ -264,6 +269,8 @@ int main(int argc, char **argv)
         printf("lifetime: %s %s returned\n", name, when);
         return 0;
     }
-    fprintf(stderr, "usage: lifetime before|after ROUTINE | allowed before|after | list\n");
+    fprintf(
+        stderr,
+        "usage: lifetime before|after ROUTINE | allowed before|after | list\n");
     return 2;
 }
