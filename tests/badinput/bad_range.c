@@ -6,7 +6,9 @@
  *
  * Usage: bad_range MODE   (run with SHMEM_SYMMETRIC_SIZE=16m, 2 PEs or more)
  *   edges_ok        puts and gets on the first and last words of the heap's
- *                   user area and of the program's variables (must PASS)
+ *                   user area and of the program's variables; shmem_ptr and
+ *                   shmem_addr_accessible refuse the runtime's state and
+ *                   the slack past the heap (must PASS)
  *   put_runtime     4 KiB put to first_block - 0x30d800 on PE 1 (the
  *                   runtime's collective state before the user area)
  *   put_past_heap   8-byte put 64 bytes past the end of the user area
@@ -78,6 +80,18 @@ static int edges_ok(long *first, int peer)
     bad |= check("first data word", shmem_long_g(&data_first, peer), 13);
     shmem_long_get(&v, &bss_words[3], 1, peer);
     bad |= check("bss word", v, 14);
+    /* The runtime's state before the user area, and the slack after it,
+     * are no symmetric addresses of the program's either. */
+    bad |= check("shmem_addr_accessible(first heap word)",
+                 shmem_addr_accessible(first, peer), 1);
+    bad |= check("shmem_addr_accessible(runtime state)",
+                 shmem_addr_accessible((char *)first - 0x30d800, peer), 0);
+    bad |= check("shmem_addr_accessible(past the heap)",
+                 shmem_addr_accessible(last + 8, peer), 0);
+    bad |= check("shmem_ptr(runtime state) is NULL",
+                 shmem_ptr((char *)first - 0x30d800, peer) == NULL, 1);
+    bad |= check("shmem_ptr(past the heap) is NULL",
+                 shmem_ptr(last + 8, peer) == NULL, 1);
     return (int)bad;
 }
 

@@ -260,6 +260,20 @@ void *shmi_realloc(void *ptr, size_t size)
 /* The address queries are fatal outside the library's lifetime (a NULL or
  * 0 there would read as "not accessible", which hides the mistake); the
  * state check replaces the one that returned NULL, at the same cost. */
+/* 1 when addr lies in the part of its segment the program may address
+ * (state.h, range_check.c): the runtime's state before the heap's user area
+ * and the slack past it are no symmetric addresses of the program's. */
+static int shmi_addr_in_user(const void *addr)
+{
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        const shmi_seg_t *g = &shmi_state.seg[s];
+
+        if ((uintptr_t)addr - (uintptr_t)g->user < g->user_size)
+            return 1;
+    }
+    return 0;
+}
+
 static void *shmi_ptr_of(const char *routine, const void *dest, int pe)
 {
     size_t off;
@@ -269,7 +283,7 @@ static void *shmi_ptr_of(const char *routine, const void *dest, int pe)
     if (pe < 0 || pe >= shmi_n_pes_fast())
         return NULL;
     seg = shmi_seg_lookup(dest, 1, &off);
-    if (seg < 0)
+    if (seg < 0 || !shmi_addr_in_user(dest))
         return NULL;
     if (seg == SHMI_SEG_DEVICE)
         return shmi_device_peer_ptr(pe, off);
@@ -301,7 +315,7 @@ int shmi_addr_accessible(const void *addr, int pe)
     if (pe < 0 || pe >= shmi_n_pes_fast())
         return 0;
     seg = shmi_seg_lookup(addr, 1, &off);
-    if (seg < 0)
+    if (seg < 0 || !shmi_addr_in_user(addr))
         return 0;
     if (shmi_seg_peer_ptr(pe, seg, off) ||
         (seg == SHMI_SEG_DEVICE && shmi_device_peer_ptr(pe, off)))
