@@ -34,52 +34,10 @@
 #include <unistd.h>
 
 #include "core/pid_gone.h"
+#include "core/shm_region_name.h"
 #include "tools/oshrun.h"
 
 #define SHM_DIR "/dev/shm"
-
-/* The digits at p as a number in *v; returns what follows them, or NULL
- * when there are none or too many. */
-static const char *digits(const char *p, long *v)
-{
-    const char *s = p;
-
-    *v = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (*v > 0x7fffffffL / 10)
-            return NULL;
-        *v = *v * 10 + (*p - '0');
-    }
-    return p == s ? NULL : p;
-}
-
-/* The pid in a region name of libfabric's shm provider when it names them
- * itself (1.17: "<pid>:<uid>:<endpoint>") and the uid is this user's; else
- * 0. */
-static long default_region_pid(const char *name)
-{
-    const char *p;
-    long pid, uid, ep;
-
-    if (!(p = digits(name, &pid)) || *p != ':' || !(p = digits(p + 1, &uid)) ||
-        *p != ':' || !(p = digits(p + 1, &ep)) || *p != '\0')
-        return 0;
-    return (uid_t)uid == geteuid() ? pid : 0;
-}
-
-/* The pid in a region name that Weft gives the shm provider's endpoints
- * ("weftfi-<pid>-<random>-<endpoint>", transports/ofi/ofi_shm_region.c),
- * else 0. */
-static long weft_region_pid(const char *name)
-{
-    const char *p;
-    long pid;
-
-    if (strncmp(name, "weftfi-", 7) != 0 || !(p = digits(name + 7, &pid)) ||
-        *p != '-')
-        return 0;
-    return pid;
-}
 
 /* The pid in the name of a Weft heap object of SHMEM_HEAP_OBJECT=posix
  * ("weft-<job>-<rank>-<pid>-<tag>", src/core/heap/shm_object.c; <job> has
@@ -94,10 +52,11 @@ static long weft_object_pid(const char *name, long *launcher)
     *launcher = 0;
     if (strncmp(p, "weft-", 5) != 0 || !(p = strchr(job, '-')))
         return 0;
-    if (strncmp(job, "oshrun", 6) != 0 || digits(job + 6, launcher) != p)
+    if (strncmp(job, "oshrun", 6) != 0 ||
+        shmi_name_digits(job + 6, launcher) != p)
         *launcher = 0;
-    if (!(p = digits(p + 1, &rank)) || *p != '-' ||
-        !(p = digits(p + 1, &pid)) || *p != '-')
+    if (!(p = shmi_name_digits(p + 1, &rank)) || *p != '-' ||
+        !(p = shmi_name_digits(p + 1, &pid)) || *p != '-')
         return 0;
     return pid;
 }
@@ -106,11 +65,10 @@ static long weft_object_pid(const char *name, long *launcher)
  * *launcher as above for a heap object, -1 for a region. */
 static long shm_entry_pid(const char *name, long *launcher)
 {
-    long pid = default_region_pid(name);
+    long uid, pid = shmi_shm_region_pid(name, &uid);
 
-    if (!pid)
-        pid = weft_region_pid(name);
-    if (pid) {
+    /* The provider's own names carry the uid: only this user's count. */
+    if (pid && (uid < 0 || (uid_t)uid == geteuid())) {
         *launcher = -1;
         return pid;
     }
@@ -189,8 +147,8 @@ static void tmp_remove_stale(int dir, const char *base, const char *name)
     struct stat st;
     int fd;
 
-    if (!(p = digits(name + 7, &pid)) || *p != '.' || strlen(p) != 7 || !pid ||
-        !shmi_pid_gone(pid))
+    if (!(p = shmi_name_digits(name + 7, &pid)) || *p != '.' ||
+        strlen(p) != 7 || !pid || !shmi_pid_gone(pid))
         return;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
         !S_ISDIR(st.st_mode) || st.st_uid != geteuid())

@@ -14,4 +14,5 @@ noinst_HEADERS += \
 	src/core/state.h \
 	src/core/segment.h \
 	src/core/pid_gone.h \
+	src/core/shm_region_name.h \
 	transports/transport.h

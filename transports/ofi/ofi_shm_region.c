@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "core/pid_gone.h"
+#include "core/shm_region_name.h"
 #include "core/state.h"
 #include "transports/ofi/ofi_internal.h"
 
@@ -49,43 +50,13 @@ static int is_shm(void)
     return shmt_ofi.prov && strcmp(shmt_ofi.prov, "shm") == 0;
 }
 
-/* The digits at p as a number in *v; what follows them, NULL if none. */
-static const char *digits(const char *p, long *v)
-{
-    const char *s = p;
-
-    *v = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (*v > 0x7fffffffL / 10)
-            return NULL;
-        *v = *v * 10 + (*p - '0');
-    }
-    return p == s ? NULL : p;
-}
-
-/* The pid of a region name of either form, with *uid the uid in a default
- * name (-1 in Weft's, whose files only their owner made); 0 otherwise. */
-static long region_pid(const char *name, long *uid)
-{
-    const char *p;
-    long pid, ep;
-
-    *uid = -1;
-    if (strncmp(name, "weftfi-", 7) == 0)
-        return (p = digits(name + 7, &pid)) && *p == '-' ? pid : 0;
-    if (!(p = digits(name, &pid)) || *p != ':' || !(p = digits(p + 1, uid)) ||
-        *p != ':' || !(p = digits(p + 1, &ep)) || *p != '\0')
-        return 0;
-    return pid;
-}
-
 /* One entry of SHM_DIR: removed when it is a region of this user left by a
  * process that is gone (or by an earlier process with this pid). Another
  * user's file in such a name is reported when *report, which is then
  * cleared; *more counts the others. */
 static void sweep_one(int dir, const char *name, int *report, int *more)
 {
-    long uid, pid = region_pid(name, &uid);
+    long uid, pid = shmi_shm_region_pid(name, &uid);
     struct stat st;
 
     if (!pid || (uid >= 0 && (uid_t)uid != geteuid()))
@@ -145,7 +116,8 @@ int shmt_ofi_shm_name(struct fid_ep *ep, int id)
                  strerror(errno));
         return SHMI_EIO;
     }
-    snprintf(name, sizeof(name), SMR_PREFIX "weftfi-%ld-%016" PRIx64 "-%d",
+    snprintf(name, sizeof(name),
+             SMR_PREFIX SHMI_SHM_REGION_PREFIX "%ld-%016" PRIx64 "-%d",
              (long)getpid(), r, id);
     ret = fi_setname(&ep->fid, name, strlen(name) + 1);
     if (ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP) {
