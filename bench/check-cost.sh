@@ -10,7 +10,10 @@
 # configured build with the checks (the default). A second tree configured
 # like it plus --disable-checks is built out of tree in --nochecks-dir
 # (default: a temporary directory, removed at the end; a given one is kept and
-# rebuilt incrementally); both trees are brought up to date first.
+# rebuilt incrementally); both trees are brought up to date first. When the
+# sources are configured in place (./configure in the source directory, as
+# the README's set-up does), configure cannot make a second tree from them:
+# the tree without checks is then a fresh copy of the sources in DIR/tree.
 #
 # Timing: for each PE count of --np (default "1 2"; with 1 PE the PE targets
 # itself: the same checks without traffic between cores), R times (default
@@ -96,19 +99,48 @@ mkdir -p "$ndir" && ndir=$(cd "$ndir" && pwd) || exit 1
 [ "$ndir" != "$bdir" ] || { echo "check-cost: the two trees must differ" >&2; exit 2; }
 export FI_TCP_IFACE=lo FI_SOCKETS_IFACE=lo
 targets="libweft.la tools/oshrun bench/check_cost"
+# Where the tree without checks is built, and from which sources.
+ntree=$ndir
+ntree_src=$src
+if [ -f "$src/config.status" ]; then
+    ntree=$ndir/tree
+    ntree_src=$ntree
+fi
+
+# A source directory that is itself a configured build (the README's
+# set-up configures in the source tree) cannot configure a second tree:
+# configure refuses. Then the second tree is a copy of the sources in
+# $ndir/tree, cleaned of the first tree's build outputs and configured in
+# place; it is made afresh on every run, since the copy would otherwise miss
+# later changes to the sources.
+copy_sources() {
+    local tree=$ndir/tree rel=""
+    case "$ndir/" in
+    "$src"/*) rel=./${ndir#"$src"/} ;;
+    esac
+    rm -rf "$tree" && mkdir -p "$tree" || return 1
+    tar -C "$src" ${rel:+--exclude="$rel"} -cf - . | tar -C "$tree" -xf - ||
+        return 1
+    (cd "$tree" && make -s distclean) >"$ndir/check-cost-distclean.log" 2>&1 ||
+        { tail -n 20 "$ndir/check-cost-distclean.log"; return 1; }
+}
 
 # The second tree: the first one's configure arguments plus --disable-checks.
 build_nochecks() {
     local args
     args=$("$bdir/config.status" --config) || return 1
-    if [ ! -f "$ndir/Makefile" ]; then
-        echo "check-cost: configuring $ndir with --disable-checks"
-        (cd "$ndir" && eval "\"$src/configure\" -q $args --disable-checks") \
+    if [ "$ntree" != "$ndir" ]; then
+        echo "check-cost: $src is configured in place: copying it to $ntree"
+        copy_sources || return 1
+    fi
+    if [ ! -f "$ntree/Makefile" ]; then
+        echo "check-cost: configuring $ntree with --disable-checks"
+        (cd "$ntree" && eval "\"$ntree_src/configure\" -q $args --disable-checks") \
             >"$ndir/check-cost-configure.log" 2>&1 ||
             { tail -n 20 "$ndir/check-cost-configure.log"; return 1; }
     fi
-    echo "check-cost: building $ndir (log: $ndir/check-cost-build.log)"
-    (cd "$ndir" && make -j"${JOBS:-2}" $targets) \
+    echo "check-cost: building $ntree (log: $ndir/check-cost-build.log)"
+    (cd "$ntree" && make -j"${JOBS:-2}" $targets) \
         >"$ndir/check-cost-build.log" 2>&1 ||
         { tail -n 30 "$ndir/check-cost-build.log"; return 1; }
 }
@@ -121,15 +153,15 @@ if [ $build = 1 ]; then
 fi
 grep -q '^#define WEFT_NO_CHECKS 1' "$bdir/config.h" &&
     { echo "check-cost: $bdir was configured with --disable-checks" >&2; exit 2; }
-grep -q '^#define WEFT_NO_CHECKS 1' "$ndir/config.h" 2>/dev/null ||
-    { echo "check-cost: $ndir is not a --disable-checks build" >&2; exit 2; }
-for d in "$bdir" "$ndir"; do
+grep -q '^#define WEFT_NO_CHECKS 1' "$ntree/config.h" 2>/dev/null ||
+    { echo "check-cost: $ntree is not a --disable-checks build" >&2; exit 2; }
+for d in "$bdir" "$ntree"; do
     [ -x "$d/bench/check_cost" ] || { echo "check-cost: $d/bench/check_cost missing" >&2; exit 1; }
 done
 
 oshrun=$bdir/tools/oshrun
 # the tree that runs as "nochecks"
-rdir=$ndir
+rdir=$ntree
 [ $aa = 0 ] || { rdir=$bdir; instr=0; echo "check-cost: A/A run: the tree with checks against itself"; }
 raw=$tmpdir/raw.csv
 : >"$raw"
@@ -253,9 +285,9 @@ icount() {
 }
 instr_rows=""
 if [ $instr = 1 ]; then
-    if [ -x "$bdir/bench/.libs/check_cost" ] && [ -x "$ndir/bench/.libs/check_cost" ] &&
+    if [ -x "$bdir/bench/.libs/check_cost" ] && [ -x "$ntree/bench/.libs/check_cost" ] &&
        command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
-        ic=$(icount "$bdir") && in=$(icount "$ndir") &&
+        ic=$(icount "$bdir") && in=$(icount "$ntree") &&
         instr_rows=$(join <(printf '%s\n' "$ic" | sort) <(printf '%s\n' "$in" | sort) |
             awk -v order="$order" 'BEGIN { n = split(order, o, " "); for (i = 1; i <= n; i++) r[o[i]] = i }
                 { print r[$1] ",instr," $1 ",insn/op," $2 "," $3 }' | sort -t, -k1,1n | cut -d, -f2-)
