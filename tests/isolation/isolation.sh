@@ -16,6 +16,7 @@ mode=${1:-concurrent}
 S=${S:-..}; B=${B:-.}
 OSHRUN=${OSHRUN:-$B/tools/oshrun}
 prog=$B/tests/isolation/iso_job
+. "$S/tests/isolation/leftovers.sh"
 export FI_TCP_IFACE=lo FI_SOCKETS_IFACE=lo
 [ -x "$prog" ] || { echo "FAIL: $prog is missing (make check builds it)"; exit 1; }
 [ -d /dev/shm ] || { echo "no /dev/shm on this machine"; exit 77; }
@@ -97,7 +98,12 @@ open_top=$(find "$TMPDIR" -mindepth 1 -maxdepth 1 -perm /077 -printf '%m %p\n' 2
 find "$TMPDIR" -mindepth 2 -perm /070 ! -type l -printf '  note: group access inside a private directory: %m %p\n'
 ls -la "$TMPDIR" | sed 's/^/  tmp| /'
 ourpids="$pa $pb $pids_a $pids_b"
-# A /dev/shm entry belongs to the jobs if its name holds one of their pids.
+me=$(id -u)
+# An entry of /dev/shm or /tmp belongs to the jobs if it appeared after they
+# started (not in the list taken before), this user owns it and its name
+# holds one of their pids. Entries of other programs on a busy machine (an
+# old directory whose name happens to hold such a number, another user's
+# files) are not the jobs' to judge.
 ours() {
     local name=$1 p
     for p in $ourpids; do
@@ -105,15 +111,21 @@ ours() {
     done
     return 1
 }
-# The same for anything named after them directly in /dev/shm or /tmp
-# (outside the TMPDIR given to them).
-for d in /dev/shm /tmp; do
+ours_in() {
+    local d=$1 name=$2
+    ours "$name" && [ "$(stat -c '%u' "$d/$name" 2>/dev/null)" = "$me" ]
+}
+# What appeared in d (/dev/shm, /tmp) since the list "$work/$2.before".
+new_in() { comm -13 "$work/$2.before" <(ls "$1" | sort); }
+# Modes of anything named after them directly in /dev/shm or /tmp (outside
+# the TMPDIR given to them).
+for d in /dev/shm:shm /tmp:tmp; do
     while read -r name; do
-        ours "$name" || continue
-        m=$(stat -c '%a' "$d/$name" 2>/dev/null) || continue
-        echo "  $d/$name mode $m"
-        [ $((8#$m & 8#077)) = 0 ] || bad "$d/$name has mode $m (open to group/others)"
-    done < <(ls "$d")
+        ours_in "${d%:*}" "$name" || continue
+        m=$(stat -c '%a' "${d%:*}/$name" 2>/dev/null) || continue
+        echo "  ${d%:*}/$name mode $m"
+        [ $((8#$m & 8#077)) = 0 ] || bad "${d%:*}/$name has mode $m (open to group/others)"
+    done < <(new_in "${d%:*}" "${d#*:}")
 done
 
 if [ "$mode" = kill ]; then
@@ -144,18 +156,19 @@ sleep 0.5
 for p in $pids_a $pids_b; do
     kill -0 "$p" 2>/dev/null && bad "PE process $p is still alive after its job ended"
 done
+t_gone=$EPOCHREALTIME
 left=$(ls -A "$TMPDIR")
 [ -z "$left" ] || bad "left in the launchers' TMPDIR: $left"
-ls /dev/shm | sort >"$work/shm.after"
-ls /tmp | sort >"$work/tmp.after"
+# Made by then: a later entry named after a recycled pid is another job's
+# (tests/isolation/leftovers.sh).
 while read -r name; do
-    if ours "$name"; then
+    if ours_in /dev/shm "$name" && made_by "/dev/shm/$name" "$t_gone"; then
         bad "left in /dev/shm: $name ($(stat -c '%s bytes, mode %a' "/dev/shm/$name" 2>/dev/null))"
     fi
-done < <(comm -13 "$work/shm.before" "$work/shm.after")
+done < <(new_in /dev/shm shm)
 while read -r name; do
-    ours "$name" && bad "left in /tmp: $name"
-done < <(comm -13 "$work/tmp.before" "$work/tmp.after")
+    ours_in /tmp "$name" && made_by "/tmp/$name" "$t_gone" && bad "left in /tmp: $name"
+done < <(new_in /tmp tmp)
 
 show
 if [ $errs != 0 ]; then
