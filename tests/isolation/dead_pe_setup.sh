@@ -11,6 +11,9 @@ dead_pe_setup() {
     trap 'exit 130' INT TERM
     errs=0
     . "$S/tests/launch/slurm-test.sh"
+    . "$S/tests/isolation/sched_delay.sh"
+    . "$S/tests/isolation/leftovers.sh"
+    sched_probe_start "$work"
     real=$B/tests/isolation/dead_pe
     if [ -x "$B/tests/isolation/.libs/dead_pe" ]; then
         real=$B/tests/isolation/.libs/dead_pe
@@ -19,6 +22,7 @@ dead_pe_setup() {
 }
 
 dead_pe_cleanup() {
+    sched_probe_stop
     [ -z "${SLURM_CONF:-}" ] || slurm_down
     rm -rf "$work"
 }

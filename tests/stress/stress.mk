@@ -22,6 +22,7 @@ tests_badinput_lifetime_SOURCES = tests/badinput/lifetime.c
 tests_badinput_lifetime_LDADD = libweft.la
 dist_check_SCRIPTS += tests/isolation/isolation.sh tests/isolation/dead_pe.sh \
 	tests/isolation/early_exit.sh tests/isolation/dead_pe_setup.sh \
+	tests/isolation/sched_delay.sh tests/isolation/leftovers.sh \
 	tests/badinput/expect_fail.sh tests/isolation/launcher_kill.sh \
 	tests/isolation/stale_regions.sh tests/badinput/lifetime.sh \
 	tests/badinput/size_fit.sh
