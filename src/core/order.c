@@ -16,7 +16,8 @@
  * handle from shmem_team_create_ctx and still calls quiet on it), and
  * shmem_ctx_pe_quiet has the semantics of shmem_quiet; so the ctx forms
  * return there. The test sits where the error used to be raised, so a
- * valid context pays no more than before (docs/api-core.md, "Contexts").
+ * valid context pays no more than before (docs/dataplane.md, the table
+ * "SHMEM_CTX_INVALID").
  */
 #include "config.h"
 

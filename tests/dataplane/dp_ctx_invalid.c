@@ -1,6 +1,6 @@
 /*
  * SHMEM_CTX_INVALID where the specification gives it a meaning (the table
- * "SHMEM_CTX_INVALID" in docs/api-core.md):
+ * "SHMEM_CTX_INVALID" in docs/dataplane.md):
  *   - shmem_ctx_quiet, shmem_ctx_fence: "no operation is performed"; so
  *     also shmem_ctx_pe_quiet, which has the semantics of shmem_quiet;
  *   - shmem_ctx_destroy: no operation;
