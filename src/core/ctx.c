@@ -174,14 +174,6 @@ _Noreturn void shmi_ctx_bad_destroyed(const char *routine, shmem_ctx_t ctx)
                routine, (void *)ctx);
 }
 
-void shmi_ctx_check(const char *routine, shmem_ctx_t ctx)
-{
-    if (ctx == SHMEM_CTX_INVALID)
-        shmi_dp_bad_ctx(routine);
-    if (ctx->destroyed)
-        shmi_ctx_bad_destroyed(routine, ctx);
-}
-
 /* Sessions are performance hints (1.6); the load/store path has nothing to
  * batch and the fabric path sends each operation at once, so a session
  * changes nothing, which the specification allows. */

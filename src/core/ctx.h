@@ -28,11 +28,6 @@ struct shmem_impl_ctx {
  * where shmi_dp_team_pe reports it; this costs the common path nothing. */
 extern struct shmem_impl_team shmi_ctx_dead_team;
 
-/* Fatal, naming routine, when ctx is SHMEM_CTX_INVALID or was destroyed.
- * For the routines that take a context outside the data plane's checks
- * (fence, quiet, ctx_get_team, sessions). ctx.c. */
-void shmi_ctx_check(const char *routine, shmem_ctx_t ctx);
-
 /* Never returns: ctx was destroyed (shmem_ctx_destroy) and used again. */
 _Noreturn void shmi_ctx_bad_destroyed(const char *routine, shmem_ctx_t ctx);
 

@@ -76,6 +76,7 @@ check_PROGRAMS += \
 	tests/dataplane/dp_order \
 	tests/dataplane/dp_wait \
 	tests/dataplane/dp_threads \
+	tests/dataplane/dp_ctx_invalid \
 	tests/dataplane/dp_bad
 tests_dataplane_dp_bad_SOURCES = tests/dataplane/dp_bad.c
 tests_dataplane_dp_bad_LDADD = libweft.la
@@ -95,5 +96,7 @@ tests_dataplane_dp_wait_SOURCES = tests/dataplane/dp_wait.c tests/dataplane/dp_t
 tests_dataplane_dp_wait_LDADD = libweft.la
 tests_dataplane_dp_threads_SOURCES = tests/dataplane/dp_threads.c tests/dataplane/dp_test.h
 tests_dataplane_dp_threads_LDADD = libweft.la -lpthread
+tests_dataplane_dp_ctx_invalid_SOURCES = tests/dataplane/dp_ctx_invalid.c tests/dataplane/dp_test.h
+tests_dataplane_dp_ctx_invalid_LDADD = libweft.la
 EXTRA_DIST += tests/dataplane/dataplane.cases
 # -- end of the data plane block

@@ -10,6 +10,14 @@
  * are reached by load/store and others through the fabric (shmi_dp_mixed),
  * fence on the fabric is a quiet: a fabric fence orders fabric operations
  * among themselves, not against a later plain store to another PE's memory.
+ *
+ * SHMEM_CTX_INVALID: the specification of shmem_fence and shmem_quiet says
+ * that no operation is performed on it (a PE outside a team holds that
+ * handle from shmem_team_create_ctx and still calls quiet on it), and
+ * shmem_ctx_pe_quiet has the semantics of shmem_quiet; so the ctx forms
+ * return there. The test sits where the error used to be raised, so a
+ * valid context pays no more than before (docs/dataplane.md, the table
+ * "SHMEM_CTX_INVALID").
  */
 #include "config.h"
 
@@ -18,20 +26,25 @@
 
 /* Before shmem_init and after shmem_finalize there is nothing to order or
  * complete, but a call there is a bug in the program: say so rather than
- * return as if it had done its work. */
-static void shmi_order_check(const char *routine, shmem_ctx_t ctx)
+ * return as if it had done its work (also for SHMEM_CTX_INVALID). Then
+ * returns 1 when ctx is SHMEM_CTX_INVALID (no operation), 0 for a context
+ * to work on; a destroyed context is fatal (ctx.h). */
+static int shmi_order_ctx_none(const char *routine, shmem_ctx_t ctx)
 {
     shmi_require_init(routine);
     if (SHMI_UNLIKELY(ctx == SHMEM_CTX_INVALID))
-        shmi_dp_bad_ctx(routine);
+        return 1;
+    if (SHMI_UNLIKELY(ctx->destroyed))
+        shmi_ctx_bad_destroyed(routine, ctx);
+    return 0;
 }
 
+/* The work of fence on a valid context, after the checks. */
 static void shmi_order_fence(const char *routine, shmem_ctx_t ctx)
 {
     const shmt_ops_t *f = shmi_state.fabric;
     int ret;
 
-    shmi_order_check(routine, ctx);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     if (f == NULL || ctx->fabric_ep == NULL)
         return;
@@ -57,48 +70,54 @@ void shmi_dp_fabric_quiet(const char *routine, shmem_ctx_t ctx, int pe)
         shmi_dp_fabric_error(routine, pe, ret);
 }
 
+/* The work of quiet on a valid context, after the checks. */
 static void shmi_order_quiet(const char *routine, shmem_ctx_t ctx, int pe)
 {
-    shmi_order_check(routine, ctx);
     shmi_dp_fabric_quiet(routine, ctx, pe);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+/* The implicit quiet of shmem_ctx_destroy and shmem_finalize: ctx is a live
+ * context of the library's own list. */
 void shmi_dp_ctx_quiet(const char *routine, shmem_ctx_t ctx)
 {
     shmi_order_quiet(routine, ctx, -1);
 }
 
+/* The default context is neither SHMEM_CTX_INVALID nor destroyable, so the
+ * forms without a context check the library's lifetime only. */
 void shmi_fence(void)
 {
+    shmi_require_init("shmem_fence");
     shmi_order_fence("shmem_fence", SHMEM_CTX_DEFAULT);
 }
 
-/* The ctx forms also refuse a destroyed context (ctx.h); the default
- * context cannot be destroyed, so shmem_fence and shmem_quiet skip that. */
 void shmi_ctx_fence(shmem_ctx_t ctx)
 {
-    shmi_ctx_check("shmem_ctx_fence", ctx);
+    if (shmi_order_ctx_none("shmem_ctx_fence", ctx))
+        return;
     shmi_order_fence("shmem_ctx_fence", ctx);
 }
 
 void shmi_quiet(void)
 {
+    shmi_require_init("shmem_quiet");
     shmi_order_quiet("shmem_quiet", SHMEM_CTX_DEFAULT, -1);
 }
 
 void shmi_ctx_quiet(shmem_ctx_t ctx)
 {
-    shmi_ctx_check("shmem_ctx_quiet", ctx);
+    if (shmi_order_ctx_none("shmem_ctx_quiet", ctx))
+        return;
     shmi_order_quiet("shmem_ctx_quiet", ctx, -1);
 }
 
+/* After the checks of ctx (the caller's). */
 static void shmi_order_pe_quiet(const char *routine, shmem_ctx_t ctx,
                                 const int *target_pes, size_t npes)
 {
     int pe = -1;
 
-    shmi_order_check(routine, ctx);
     if (npes == 0)
         return;
     if (target_pes == NULL)
@@ -112,11 +131,16 @@ static void shmi_order_pe_quiet(const char *routine, shmem_ctx_t ctx,
 
 void shmi_pe_quiet(const int *target_pes, size_t npes)
 {
+    shmi_require_init("shmem_pe_quiet");
     shmi_order_pe_quiet("shmem_pe_quiet", SHMEM_CTX_DEFAULT, target_pes, npes);
 }
 
+/* SHMEM_CTX_INVALID: no operation, as for shmem_ctx_quiet, whose semantics
+ * the specification gives this routine; target_pes is then not looked at
+ * (its PE numbers would be relative to a team that the handle lacks). */
 void shmi_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
-    shmi_ctx_check("shmem_ctx_pe_quiet", ctx);
+    if (shmi_order_ctx_none("shmem_ctx_pe_quiet", ctx))
+        return;
     shmi_order_pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes);
 }

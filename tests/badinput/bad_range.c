@@ -18,6 +18,7 @@
  *   iput_nelems     shmem_long_iput with nelems = SIZE_MAX/8 + 2
  *   ctx_destroy_twice       shmem_ctx_destroy twice on one context
  *   ctx_put_destroyed       shmem_ctx_long_put on a destroyed context
+ *   ctx_quiet_destroyed     shmem_ctx_quiet on a destroyed context
  *   reduce_huge     shmem_long_sum_reduce(team, d, s, SIZE_MAX / 8), all PEs
  *   team_sync_destroyed     shmem_team_sync on a destroyed team, all PEs
  * PE 0 misbehaves unless the mode says all PEs; the others wait in a barrier.
@@ -116,7 +117,8 @@ static int one_pe_mode(const char *mode, long *first, int peer)
     else if (!strcmp(mode, "iput_nelems"))
         shmem_long_iput(first, v, 1, 1, SIZE_MAX / 8 + 2, peer);
     else if (!strcmp(mode, "ctx_destroy_twice") ||
-             !strcmp(mode, "ctx_put_destroyed")) {
+             !strcmp(mode, "ctx_put_destroyed") ||
+             !strcmp(mode, "ctx_quiet_destroyed")) {
         if (shmem_ctx_create(0, &ctx) != 0) {
             fprintf(stderr, "bad_range: shmem_ctx_create failed\n");
             return 0;
@@ -124,6 +126,8 @@ static int one_pe_mode(const char *mode, long *first, int peer)
         shmem_ctx_destroy(ctx);
         if (!strcmp(mode, "ctx_destroy_twice"))
             shmem_ctx_destroy(ctx);
+        else if (!strcmp(mode, "ctx_quiet_destroyed"))
+            shmem_ctx_quiet(ctx);
         else
             shmem_ctx_long_put(ctx, first, v, 1, peer);
     } else

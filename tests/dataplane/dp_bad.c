@@ -1,7 +1,10 @@
 /*
  * Bad input to data-plane routines must end the job with a message naming
  * the routine and the bad value (run through tests/heap/expect_fatal.sh):
- *   dp_bad pe | addr | ctx | amo_align | sig_op | cmp | noinit
+ *   dp_bad pe | addr | ctx | amo_align | sig_op | cmp | noinit |
+ *          noinit_ctx_quiet
+ * (noinit_ctx_quiet: shmem_ctx_quiet(SHMEM_CTX_INVALID), which is no
+ * operation in a job, is still a call before shmem_init.)
  */
 #include <stdint.h>
 #include <string.h>
@@ -18,6 +21,8 @@ int main(int argc, char **argv)
 
     if (!strcmp(what, "noinit"))
         shmem_long_p(target, 1, 0);
+    if (!strcmp(what, "noinit_ctx_quiet"))
+        shmem_ctx_quiet(SHMEM_CTX_INVALID);
     shmem_init();
     sig = shmem_calloc(1, sizeof(uint64_t));
     shmem_barrier_all();
