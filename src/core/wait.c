@@ -283,18 +283,75 @@ static size_t shmi_wait_all(const shmi_wreq_t *r, int blocking)
     return 1;
 }
 
-static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
+/*
+ * ANY is fair: the specification of every *_any routine asks that an entry
+ * which keeps satisfying the test is eventually returned by a series of
+ * calls, so the scan cannot always start at index 0 (a program that loops
+ * until it has seen every index would never see the second one).
+ *
+ * Each thread keeps, per ivars array, where its next scan starts: one past
+ * the index returned last, so calls on one array return its satisfied
+ * entries in turn (every one within as many calls as there are). The
+ * cursors sit in a small table indexed by the array's address; a cursor
+ * shared by all arrays would not do, as a program alternating between two
+ * arrays would reset it for the other each time and could starve an entry.
+ * An array that finds its slot held by another (a collision, or a program
+ * cycling through more arrays than there are slots) starts at a position
+ * taken from a golden-ratio sequence: its terms spread evenly over the
+ * array, and so does every k-th term (a program cycling through k arrays
+ * gives each of them every k-th one), so no entry is starved there either.
+ * Per thread: threads never share a cursor, so nothing is locked.
+ */
+#define SHMI_ANY_CURSORS 16
+
+typedef struct shmi_any_cursor {
+    const volatile char *ivars; /* the array this cursor is for */
+    size_t next;                /* where its next scan starts */
+} shmi_any_cursor_t;
+
+/* One thread-local object, so that a call finds it with one TLS lookup. */
+static _Thread_local struct {
+    shmi_any_cursor_t cursor[SHMI_ANY_CURSORS];
+    uint64_t weyl; /* the golden-ratio sequence, for starts without a cursor */
+} shmi_any;
+
+static shmi_any_cursor_t *shmi_wait_any_cursor(const shmi_wreq_t *r,
+                                               size_t *start)
+{
+    uintptr_t a = (uintptr_t)r->ivars;
+    shmi_any_cursor_t *c =
+        &shmi_any.cursor[((a >> 3) ^ (a >> 11)) % SHMI_ANY_CURSORS];
+
+    if (c->ivars == r->ivars && c->next < r->nelems) {
+        *start = c->next;
+        return c;
+    }
+    c->ivars = r->ivars;
+    shmi_any.weyl += UINT64_C(0x9E3779B97F4A7C15);
+    /* The sequence's top bits are the evenly spread ones (its low bits
+     * repeat with a short period): scale them to [0, nelems). */
+    if (r->nelems <= UINT32_MAX)
+        *start = (size_t)(((shmi_any.weyl >> 32) * r->nelems) >> 32);
+    else
+        *start = (size_t)(shmi_any.weyl % r->nelems);
+    c->next = *start;
+    return c;
+}
+
+/* The first satisfied unmasked index from start to the end, then from 0 to
+ * start, polling until there is one when blocking; SIZE_MAX for a test that
+ * finds none. */
+static inline size_t shmi_wait_any_from(const shmi_wreq_t *r, size_t start,
+                                        int blocking)
 {
     shmi_backoff_t b;
-    size_t unmasked = 0;
 
-    for (size_t i = 0; i < r->nelems; i++)
-        unmasked += !shmi_wait_masked(r, i);
-    if (unmasked == 0)
-        return SIZE_MAX;
     shmi_backoff_init(&b);
     for (;;) {
-        for (size_t i = 0; i < r->nelems; i++)
+        for (size_t i = start; i < r->nelems; i++)
+            if (!shmi_wait_masked(r, i) && shmi_wait_elem(r, i))
+                return i;
+        for (size_t i = 0; i < start; i++)
             if (!shmi_wait_masked(r, i) && shmi_wait_elem(r, i))
                 return i;
         if (!blocking)
@@ -302,6 +359,35 @@ static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
         shmi_wait_watch(r, &b);
         shmi_backoff_wait(&b);
     }
+}
+
+/* Two candidates or more: the scan starts at the array's cursor, which then
+ * moves past the index returned. Kept out of line so that the one-candidate
+ * path of shmi_wait_any compiles as it did before there were cursors. */
+static __attribute__((noinline)) size_t shmi_wait_any_fair(const shmi_wreq_t *r,
+                                                           int blocking)
+{
+    size_t start;
+    shmi_any_cursor_t *c = shmi_wait_any_cursor(r, &start);
+    size_t i = shmi_wait_any_from(r, start, blocking);
+
+    if (i != SIZE_MAX)
+        c->next = i + 1 == r->nelems ? 0 : i + 1;
+    return i;
+}
+
+static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
+{
+    size_t unmasked = 0;
+
+    for (size_t i = 0; i < r->nelems; i++)
+        unmasked += !shmi_wait_masked(r, i);
+    if (unmasked == 0)
+        return SIZE_MAX;
+    if (unmasked > 1)
+        return shmi_wait_any_fair(r, blocking);
+    /* One candidate: its index is the only answer, no cursor needed. */
+    return shmi_wait_any_from(r, 0, blocking);
 }
 
 static size_t shmi_wait_some(const shmi_wreq_t *r, size_t *indices,
