@@ -369,7 +369,16 @@ static __attribute__((noinline)) size_t shmi_wait_any_fair(const shmi_wreq_t *r,
 {
     size_t start;
     shmi_any_cursor_t *c = shmi_wait_any_cursor(r, &start);
-    size_t i = shmi_wait_any_from(r, start, blocking);
+    size_t i;
+
+    /* A satisfied wait returns before it polls, and polling is what drives
+     * the fabric's progress: a program that loops on wait_until_any until
+     * it has seen every index would otherwise keep returning the entries
+     * already set while other PEs' emulated updates never land (the test
+     * forms drive it on every call, shmi_wait). */
+    if (blocking)
+        shmi_progress();
+    i = shmi_wait_any_from(r, start, blocking);
 
     if (i != SIZE_MAX)
         c->next = i + 1 == r->nelems ? 0 : i + 1;
@@ -400,6 +409,10 @@ static size_t shmi_wait_some(const shmi_wreq_t *r, size_t *indices,
         unmasked += !shmi_wait_masked(r, i);
     if (unmasked == 0)
         return 0;
+    /* As for ANY (shmi_wait_any_fair): a loop of satisfied waits must still
+     * let other PEs' emulated updates land. */
+    if (blocking)
+        shmi_progress();
     shmi_backoff_init(&b);
     for (;;) {
         n = 0;
