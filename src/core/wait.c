@@ -362,8 +362,8 @@ static inline size_t shmi_wait_any_from(const shmi_wreq_t *r, size_t start,
 }
 
 /* Two candidates or more: the scan starts at the array's cursor, which then
- * moves past the index returned. Kept out of line so that the one-candidate
- * path of shmi_wait_any compiles as it did before there were cursors. */
+ * moves past the index returned. Kept out of line so that none of this
+ * weighs on the one-candidate path, which shmi_wait inlines. */
 static __attribute__((noinline)) size_t shmi_wait_any_fair(const shmi_wreq_t *r,
                                                            int blocking)
 {
@@ -379,7 +379,6 @@ static __attribute__((noinline)) size_t shmi_wait_any_fair(const shmi_wreq_t *r,
     if (blocking)
         shmi_progress();
     i = shmi_wait_any_from(r, start, blocking);
-
     if (i != SIZE_MAX)
         c->next = i + 1 == r->nelems ? 0 : i + 1;
     return i;
