@@ -297,9 +297,12 @@ static size_t shmi_wait_all(const shmi_wreq_t *r, int blocking)
  * arrays would reset it for the other each time and could starve an entry.
  * An array that finds its slot held by another (a collision, or a program
  * cycling through more arrays than there are slots) starts at a position
- * taken from a golden-ratio sequence: its terms spread evenly over the
- * array, and so does every k-th term (a program cycling through k arrays
- * gives each of them every k-th one), so no entry is starved there either.
+ * that looks random: a mixed per-thread counter. Each call then starts at
+ * any given index with probability 1/nelems, and returns it when it is
+ * satisfied, whatever the order in which the program calls on its arrays.
+ * (A plain golden-ratio sequence would be even only in the long run: a
+ * program cycling through 72 arrays gives each every 72nd term, which
+ * stays within half the array for hundreds of calls.)
  * Per thread: threads never share a cursor, so nothing is locked.
  */
 #define SHMI_ANY_CURSORS 16
@@ -312,8 +315,25 @@ typedef struct shmi_any_cursor {
 /* One thread-local object, so that a call finds it with one TLS lookup. */
 static _Thread_local struct {
     shmi_any_cursor_t cursor[SHMI_ANY_CURSORS];
-    uint64_t weyl; /* the golden-ratio sequence, for starts without a cursor */
+    uint64_t count; /* starts without a cursor, mixed into a position */
 } shmi_any;
+
+/* A position in [0, nelems) that looks random: the counter, stepped by an
+ * odd constant, through a multiply-xorshift mixer; the mixer's top bits
+ * (the well mixed ones) are scaled to the range. */
+static size_t shmi_wait_any_random_start(size_t nelems)
+{
+    uint64_t x = shmi_any.count += UINT64_C(0x9E3779B97F4A7C15);
+
+    x ^= x >> 33;
+    x *= UINT64_C(0xFF51AFD7ED558CCD);
+    x ^= x >> 33;
+    x *= UINT64_C(0xC4CEB9FE1A85EC53);
+    x ^= x >> 33;
+    if (nelems <= UINT32_MAX)
+        return (size_t)(((x >> 32) * nelems) >> 32);
+    return (size_t)(x % nelems);
+}
 
 static shmi_any_cursor_t *shmi_wait_any_cursor(const shmi_wreq_t *r,
                                                size_t *start)
@@ -327,13 +347,7 @@ static shmi_any_cursor_t *shmi_wait_any_cursor(const shmi_wreq_t *r,
         return c;
     }
     c->ivars = r->ivars;
-    shmi_any.weyl += UINT64_C(0x9E3779B97F4A7C15);
-    /* The sequence's top bits are the evenly spread ones (its low bits
-     * repeat with a short period): scale them to [0, nelems). */
-    if (r->nelems <= UINT32_MAX)
-        *start = (size_t)(((shmi_any.weyl >> 32) * r->nelems) >> 32);
-    else
-        *start = (size_t)(shmi_any.weyl % r->nelems);
+    *start = shmi_wait_any_random_start(r->nelems);
     c->next = *start;
     return c;
 }

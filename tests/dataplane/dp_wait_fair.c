@@ -10,7 +10,8 @@
  *     the other 4 within 4 calls, the excluded and unsatisfied never;
  *   - 1 satisfied flag of 7: returned by every call;
  *   - two arrays called alternately, and 40 arrays called in turn: each
- *     array's satisfied indices all returned within 100 of its calls;
+ *     array's satisfied indices all returned within 100 of its calls; 72
+ *     arrays of 8 flags: all 8 within 200;
  * and, with several PEs, PE 0 loops on wait_until_any (then test_any) over
  * flags that every other PE sets and leaves set, until it has seen each PE:
  * a scan that always starts at index 0 would never get past the first.
@@ -22,7 +23,7 @@
 
 #define MAXN    8
 #define CALLS   100
-#define NARRAYS 40
+#define NARRAYS 72
 
 /* One routine under test: a call with the scalar comparison value 1, or,
  * for the _vector forms, with cmp_values[i] = i + 10. */
@@ -166,30 +167,35 @@ static void check_one_array(const any_form_t *f, void *ivars, size_t n,
     CHECK(s.calls_all > 0 && s.calls_all <= within);
 }
 
-/* Arrays called in turn: each must still see all its satisfied indices. */
-static void check_interleaved(const any_form_t *f, char *arrays, size_t narr)
+/* narr arrays of n flags, all satisfied, called in turn ncalls times: each
+ * must return every index. */
+static void check_interleaved(const any_form_t *f, char *arrays, size_t narr,
+                              size_t n, int ncalls)
 {
-    seen_t s[NARRAYS] = {{0}};
+    static seen_t s[NARRAYS];
+    unsigned want = (1u << n) - 1;
     size_t nbad = 0, first = 0;
 
+    memset(s, 0, sizeof(s));
     for (size_t a = 0; a < narr; a++)
-        set_flags(f, arrays + a * MAXN * f->elem, 4, 0xf);
-    for (int c = 0; c < CALLS; c++)
+        set_flags(f, arrays + a * MAXN * f->elem, n, want);
+    for (int c = 0; c < ncalls; c++)
         for (size_t a = 0; a < narr; a++)
-            seen_add(&s[a], f->call(arrays + a * MAXN * f->elem, 4, NULL), 0xf);
+            seen_add(&s[a], f->call(arrays + a * MAXN * f->elem, n, NULL),
+                     want);
     for (size_t a = narr; a-- > 0;) {
-        if (s[a].bad == 0 && s[a].mask == 0xf)
+        if (s[a].bad == 0 && s[a].mask == want)
             continue;
         nbad++;
         first = a;
     }
     if (nbad)
         fprintf(stderr,
-                "PE %d: %s: %zu arrays called in turn: %zu of them did not "
-                "return every index in %d calls (array %zu: indices 0x%x of "
-                "0xf)\n",
-                shmem_my_pe(), f->name, narr, nbad, CALLS, first,
-                s[first].mask);
+                "PE %d: %s: %zu arrays of %zu called in turn: %zu of them did "
+                "not return every index in %d calls (array %zu: indices 0x%x "
+                "of 0x%x)\n",
+                shmem_my_pe(), f->name, narr, n, nbad, ncalls, first,
+                s[first].mask, want);
     CHECK(nbad == 0);
 }
 
@@ -203,8 +209,14 @@ static void local_checks(const any_form_t *f, char *arrays)
     check_one_array(f, arrays, 7, status7, 0x3f, 0x2d, 4);
     /* 1 satisfied flag of 7: every call returns it. */
     check_one_array(f, arrays, 7, NULL, 1u << 5, 1u << 5, 1);
-    check_interleaved(f, arrays, 2);
-    check_interleaved(f, arrays, NARRAYS);
+    /* Two arrays in turn (a cursor shared by all arrays would let each
+     * reset the other's), 40 of 4 flags and 72 of 8 (more than the
+     * engine's cursors: every call starts without one; a start stepped
+     * along a golden-ratio sequence would leave some of the 72 short of
+     * their 8 indices after 200 calls). */
+    check_interleaved(f, arrays, 2, 4, CALLS);
+    check_interleaved(f, arrays, 40, 4, CALLS);
+    check_interleaved(f, arrays, NARRAYS, 8, 2 * CALLS);
 }
 
 /* PE 0 loops until it has seen every other PE's flag, all left set. */
