@@ -75,6 +75,7 @@ check_PROGRAMS += \
 	tests/dataplane/dp_signal \
 	tests/dataplane/dp_order \
 	tests/dataplane/dp_wait \
+	tests/dataplane/dp_wait_fair \
 	tests/dataplane/dp_threads \
 	tests/dataplane/dp_ctx_invalid \
 	tests/dataplane/dp_bad
@@ -94,6 +95,8 @@ tests_dataplane_dp_order_SOURCES = tests/dataplane/dp_order.c tests/dataplane/dp
 tests_dataplane_dp_order_LDADD = libweft.la
 tests_dataplane_dp_wait_SOURCES = tests/dataplane/dp_wait.c tests/dataplane/dp_test.h
 tests_dataplane_dp_wait_LDADD = libweft.la
+tests_dataplane_dp_wait_fair_SOURCES = tests/dataplane/dp_wait_fair.c tests/dataplane/dp_test.h
+tests_dataplane_dp_wait_fair_LDADD = libweft.la
 tests_dataplane_dp_threads_SOURCES = tests/dataplane/dp_threads.c tests/dataplane/dp_test.h
 tests_dataplane_dp_threads_LDADD = libweft.la -lpthread
 tests_dataplane_dp_ctx_invalid_SOURCES = tests/dataplane/dp_ctx_invalid.c tests/dataplane/dp_test.h

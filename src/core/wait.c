@@ -283,18 +283,89 @@ static size_t shmi_wait_all(const shmi_wreq_t *r, int blocking)
     return 1;
 }
 
-static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
+/*
+ * ANY is fair: the specification of every *_any routine asks that an entry
+ * which keeps satisfying the test is eventually returned by a series of
+ * calls, so the scan cannot always start at index 0 (a program that loops
+ * until it has seen every index would never see the second one).
+ *
+ * Each thread keeps, per ivars array, where its next scan starts: one past
+ * the index returned last, so calls on one array return its satisfied
+ * entries in turn (every one within as many calls as there are). The
+ * cursors sit in a small table indexed by the array's address; a cursor
+ * shared by all arrays would not do, as a program alternating between two
+ * arrays would reset it for the other each time and could starve an entry.
+ * An array that finds its slot held by another (a collision, or a program
+ * cycling through more arrays than there are slots) starts at a position
+ * that looks random: a mixed per-thread counter. Each call then starts at
+ * any given index with probability 1/nelems, and returns it when it is
+ * satisfied, whatever the order in which the program calls on its arrays.
+ * (A plain golden-ratio sequence would be even only in the long run: a
+ * program cycling through 72 arrays gives each every 72nd term, which
+ * stays within half the array for hundreds of calls.)
+ * Per thread: threads never share a cursor, so nothing is locked.
+ */
+#define SHMI_ANY_CURSORS 16
+
+typedef struct shmi_any_cursor {
+    const volatile char *ivars; /* the array this cursor is for */
+    size_t next;                /* where its next scan starts */
+} shmi_any_cursor_t;
+
+/* One thread-local object, so that a call finds it with one TLS lookup. */
+static _Thread_local struct {
+    shmi_any_cursor_t cursor[SHMI_ANY_CURSORS];
+    uint64_t count; /* starts without a cursor, mixed into a position */
+} shmi_any;
+
+/* A position in [0, nelems) that looks random: the counter, stepped by an
+ * odd constant, through a multiply-xorshift mixer; the mixer's top bits
+ * (the well mixed ones) are scaled to the range. */
+static size_t shmi_wait_any_random_start(size_t nelems)
+{
+    uint64_t x = shmi_any.count += UINT64_C(0x9E3779B97F4A7C15);
+
+    x ^= x >> 33;
+    x *= UINT64_C(0xFF51AFD7ED558CCD);
+    x ^= x >> 33;
+    x *= UINT64_C(0xC4CEB9FE1A85EC53);
+    x ^= x >> 33;
+    if (nelems <= UINT32_MAX)
+        return (size_t)(((x >> 32) * nelems) >> 32);
+    return (size_t)(x % nelems);
+}
+
+static shmi_any_cursor_t *shmi_wait_any_cursor(const shmi_wreq_t *r,
+                                               size_t *start)
+{
+    uintptr_t a = (uintptr_t)r->ivars;
+    shmi_any_cursor_t *c =
+        &shmi_any.cursor[((a >> 3) ^ (a >> 11)) % SHMI_ANY_CURSORS];
+
+    if (c->ivars == r->ivars && c->next < r->nelems) {
+        *start = c->next;
+        return c;
+    }
+    c->ivars = r->ivars;
+    *start = shmi_wait_any_random_start(r->nelems);
+    c->next = *start;
+    return c;
+}
+
+/* The first satisfied unmasked index from start to the end, then from 0 to
+ * start, polling until there is one when blocking; SIZE_MAX for a test that
+ * finds none. */
+static inline size_t shmi_wait_any_from(const shmi_wreq_t *r, size_t start,
+                                        int blocking)
 {
     shmi_backoff_t b;
-    size_t unmasked = 0;
 
-    for (size_t i = 0; i < r->nelems; i++)
-        unmasked += !shmi_wait_masked(r, i);
-    if (unmasked == 0)
-        return SIZE_MAX;
     shmi_backoff_init(&b);
     for (;;) {
-        for (size_t i = 0; i < r->nelems; i++)
+        for (size_t i = start; i < r->nelems; i++)
+            if (!shmi_wait_masked(r, i) && shmi_wait_elem(r, i))
+                return i;
+        for (size_t i = 0; i < start; i++)
             if (!shmi_wait_masked(r, i) && shmi_wait_elem(r, i))
                 return i;
         if (!blocking)
@@ -302,6 +373,43 @@ static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
         shmi_wait_watch(r, &b);
         shmi_backoff_wait(&b);
     }
+}
+
+/* Two candidates or more: the scan starts at the array's cursor, which then
+ * moves past the index returned. Kept out of line so that none of this
+ * weighs on the one-candidate path, which shmi_wait inlines. */
+static __attribute__((noinline)) size_t shmi_wait_any_fair(const shmi_wreq_t *r,
+                                                           int blocking)
+{
+    size_t start;
+    shmi_any_cursor_t *c = shmi_wait_any_cursor(r, &start);
+    size_t i;
+
+    /* A satisfied wait returns before it polls, and polling is what drives
+     * the fabric's progress: a program that loops on wait_until_any until
+     * it has seen every index would otherwise keep returning the entries
+     * already set while other PEs' emulated updates never land (the test
+     * forms drive it on every call, shmi_wait). */
+    if (blocking)
+        shmi_progress();
+    i = shmi_wait_any_from(r, start, blocking);
+    if (i != SIZE_MAX)
+        c->next = i + 1 == r->nelems ? 0 : i + 1;
+    return i;
+}
+
+static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
+{
+    size_t unmasked = 0;
+
+    for (size_t i = 0; i < r->nelems; i++)
+        unmasked += !shmi_wait_masked(r, i);
+    if (unmasked == 0)
+        return SIZE_MAX;
+    if (unmasked > 1)
+        return shmi_wait_any_fair(r, blocking);
+    /* One candidate: its index is the only answer, no cursor needed. */
+    return shmi_wait_any_from(r, 0, blocking);
 }
 
 static size_t shmi_wait_some(const shmi_wreq_t *r, size_t *indices,
@@ -314,6 +422,10 @@ static size_t shmi_wait_some(const shmi_wreq_t *r, size_t *indices,
         unmasked += !shmi_wait_masked(r, i);
     if (unmasked == 0)
         return 0;
+    /* As for ANY (shmi_wait_any_fair): a loop of satisfied waits must still
+     * let other PEs' emulated updates land. */
+    if (blocking)
+        shmi_progress();
     shmi_backoff_init(&b);
     for (;;) {
         n = 0;

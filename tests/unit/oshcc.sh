@@ -30,6 +30,10 @@ if [ "$mode" = installed ]; then
     *-lweft*) ok "installed oshcc links from the prefix: $link" ;;
     *) fail "installed oshcc has no -lweft: $link" ;;
     esac
+    case "$link" in
+    *"-lweft -lm") ok "installed oshcc links libm after libweft" ;;
+    *) fail "installed oshcc does not end its link flags with -lweft -lm: $link" ;;
+    esac
     [ $fails = 0 ]
     exit
 fi
@@ -96,6 +100,50 @@ fi
 (cd "$tmp" && "$w" -o hello2 hello.o) || fail "linking from an object failed"
 (cd "$tmp" && "$w" -shared -o libx.so pic.o) || fail "-shared failed"
 [ -f "$tmp/libx.so" ] && { readelf -d "$tmp/libx.so" | grep -q 'NEEDED.*libweft' || fail "shared object does not need libweft"; }
+
+# A C program may call libm without naming it (as with other OpenSHMEM
+# wrappers): oshcc links libm after libweft, only when it links. Inputs are
+# volatile, so the calls are not folded away at compile time.
+if [ "$mode" = c ]; then
+    case "$("$w" --showme:link)" in
+    *"-lweft -lm") ok "--showme:link ends with -lweft -lm" ;;
+    *) fail "--showme:link does not end with -lweft -lm: $("$w" --showme:link)" ;;
+    esac
+    case "$("$w" --showme -o m m.c)" in *" -lm") ok "--showme links libm" ;; *) fail "--showme lacks -lm" ;; esac
+    case "$("$w" --showme -c m.c)" in *-lm*) fail "--showme -c adds -lm" ;; esac
+    [ "$("$w" --showme:libs)" = "weft m" ] || fail "--showme:libs is not 'weft m': $("$w" --showme:libs)"
+    cat >"$tmp/libm.c" <<'EOS'
+#include <math.h>
+#include <shmem.h>
+#include <stdio.h>
+
+int main(void)
+{
+    volatile long double b = 2.0L, e = 10.0L;
+    volatile double x = 2.25, y = 0.0;
+    int ok;
+
+    shmem_init();
+    ok = powl(b, e) == 1024.0L && sqrt(x) == 1.5 && exp(y) == 1.0;
+    printf("PE %d: libm %s\n", shmem_my_pe(), ok ? "ok" : "WRONG");
+    shmem_finalize();
+    return ok ? 0 : 1;
+}
+EOS
+    if (cd "$tmp" && "$w" -O2 -o libm libm.c >libm.log 2>&1); then
+        ok "a program calling powl, sqrt and exp links"
+        if [ -x "${OSHRUN:-}" ]; then
+            run=$(cd "$tmp" && timeout 60 "$OSHRUN" -n 2 ./libm 2>&1)
+            if [ "$(grep -c 'libm ok' <<<"$run")" = 2 ]; then
+                ok "it runs on 2 PEs with the right results"
+            else
+                fail "the libm program did not run right on 2 PEs: $run"
+            fi
+        fi
+    else
+        fail "a program calling powl, sqrt and exp does not link: $(cat "$tmp/libm.log")"
+    fi
+fi
 
 # The compiler override is used.
 if [ "$mode" = c++ ]; then var=OSHCXX_CXX; else var=OSHCC_CC; fi
