@@ -1,12 +1,12 @@
 /*
  * shmem_malloc_with_hints with every kind of hint value: the specification
- * (shmem_malloc_with_hints) makes hints a request for performance, and
- * where an implementation cannot honour one "the behavior is same as
- * shmem_malloc". So 0, each standard hint, their complements, -1 and
- * arbitrary values must all give a non-NULL block of symmetric memory that
- * the program writes and reads with plain stores and loads, that other PEs
- * put into, get from and update atomically, and that shmem_free takes back;
- * size 0 gives NULL whatever the hints.
+ * makes hints a request for performance, and where an implementation cannot
+ * honour one the call behaves as shmem_malloc. So 0, each standard hint,
+ * their complements, -1, unknown bits and arbitrary values must all give a
+ * non-NULL block of symmetric memory that the program writes and reads with
+ * plain stores and loads, that other PEs put into, get from and update
+ * atomically, and that shmem_free takes back; size 0 gives NULL whatever
+ * the hints.
  *
  * Run also with a device heap (SHMEM_DEVICE_BACKEND=mock): the mock keeps
  * device memory inaccessible to the host, so a hint that picked the device
@@ -29,8 +29,9 @@ static volatile long current_hint;
  * job's shared-memory names before the process dies. */
 static struct sigaction old_segv, old_bus;
 
-/* Async-signal-safe report of the hint whose block the host cannot touch;
- * then the earlier action, which the faulting store meets again on return. */
+/* Names the hint whose block the host cannot touch (integers formatted into
+ * a stack buffer, one write); then puts back the earlier action, which the
+ * faulting store meets again on return. */
 static void on_fault(int sig)
 {
     char msg[160];
