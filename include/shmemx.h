@@ -9,9 +9,14 @@
 extern "C" {
 #endif
 
-/* shmem_malloc_with_hints hint: allocate from the device (GPU)
- * symmetric heap.  A bit no standard SHMEM_MALLOC_* hint uses. */
-#define SHMEMX_MALLOC_DEVICE (1L << 16)
+/* Device (GPU) symmetric memory, from the device heap (docs/gpu.md):
+ * collective and with the arguments of shmem_malloc, shmem_calloc and
+ * shmem_align; NULL on every PE where no device heap exists or it is
+ * exhausted; freed and resized by shmem_free and shmem_realloc.  The
+ * hints of shmem_malloc_with_hints never give device memory. */
+void *shmemx_malloc_device(size_t size);
+void *shmemx_calloc_device(size_t count, size_t size);
+void *shmemx_align_device(size_t alignment, size_t size);
 
 #ifdef __cplusplus
 }

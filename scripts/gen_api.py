@@ -104,18 +104,24 @@ def generic_define(fam, with_complex):
     return o
 
 
+# What the extension routines are, above their prototypes in shmemx.h.
+SHMEMX_NOTE = [
+    "/* Device (GPU) symmetric memory, from the device heap (docs/gpu.md):",
+    " * collective and with the arguments of shmem_malloc, shmem_calloc and",
+    " * shmem_align; NULL on every PE where no device heap exists or it is",
+    " * exhausted; freed and resized by shmem_free and shmem_realloc.  The",
+    " * hints of shmem_malloc_with_hints never give device memory. */"]
+
+
 def gen_shmemx_h(by_file):
     o = [f"/* {BANNER}. */",
          "/* Weft extensions to OpenSHMEM (shmemx_ / SHMEMX_). */",
          "#ifndef SHMEMX_H", "#define SHMEMX_H", "",
          "#include <shmem.h>", "",
-         "#ifdef __cplusplus", 'extern "C" {', "#endif", "",
-         "/* shmem_malloc_with_hints hint: allocate from the device (GPU)",
-         " * symmetric heap.  A bit no standard SHMEM_MALLOC_* hint uses. */",
-         "#define SHMEMX_MALLOC_DEVICE (1L << 16)", ""]
+         "#ifdef __cplusplus", 'extern "C" {', "#endif", ""]
     ext = ext_routines(by_file)
     if ext:
-        o += [r.proto() + ";" for r in ext] + [""]
+        o += SHMEMX_NOTE + [r.proto() + ";" for r in ext] + [""]
     o += ["#ifdef __cplusplus", "}", "#endif", "", "#endif /* SHMEMX_H */"]
     return "\n".join(o) + "\n"
 
@@ -390,6 +396,10 @@ def gen_api_core_md(by_file):
           "- The non-blocking AMO wrappers pass `operand`/`compare` pointers to",
           "  their own stack: `shmi_amo_nbi` must read them before returning.",
           "- `shmem_pcontrol(level, ...)` passes only `level`.",
+          "- `shmi_malloc_with_hints` allocates as `shmi_malloc` whatever the",
+          "  hints: they describe use, never where memory lives.  Device memory",
+          "  comes from `shmix_malloc_device`, `shmix_calloc_device` and",
+          "  `shmix_align_device` (`shmemx_*_device`, docs/gpu.md).",
           "- The cache routines (removed from the specification in 1.5) are",
           "  generated as no-ops and need nothing from the core.",
           "",

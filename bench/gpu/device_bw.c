@@ -94,7 +94,7 @@ int main(int argc, char **argv)
         return 77;
     }
     hsym = shmem_malloc(max);
-    dsym = shmem_malloc_with_hints(max, SHMEMX_MALLOC_DEVICE);
+    dsym = shmemx_malloc_device(max);
     hsrc = malloc(max);
     if (!hsym || !dsym || !hsrc) {
         fprintf(stderr, "device_bw: cannot allocate %zu bytes\n", max);

@@ -26,6 +26,7 @@ check_PROGRAMS += \
 	tests/heap/shm_unit \
 	tests/heap/heap_bad \
 	tests/heap/heap_stress \
+	tests/heap/heap_hints \
 	tests/isolation/shm_names_unit
 tests_isolation_shm_names_unit_SOURCES = tests/isolation/shm_names_unit.c
 tests_isolation_shm_names_unit_LDADD = libweft_internal.la
@@ -43,6 +44,8 @@ tests_heap_heap_bad_SOURCES = tests/heap/heap_bad.c
 tests_heap_heap_bad_LDADD = libweft.la
 tests_heap_heap_stress_SOURCES = tests/heap/heap_stress.c tests/heap/heap_test.h
 tests_heap_heap_stress_LDADD = libweft.la
+tests_heap_heap_hints_SOURCES = tests/heap/heap_hints.c tests/heap/heap_test.h
+tests_heap_heap_hints_LDADD = libweft.la
 EXTRA_DIST += tests/heap/heap.cases tests/heap/heap_object.sh \
 	tests/heap/expect_fatal.sh tests/isolation/stale_names.sh
 # ---- end of symmetric memory ----

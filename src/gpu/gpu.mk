@@ -44,6 +44,10 @@ tests_gpu_device_api_LDADD = libweft.la
 noinst_PROGRAMS += bench/gpu/device_bw
 bench_gpu_device_bw_SOURCES = bench/gpu/device_bw.c
 bench_gpu_device_bw_LDADD = libweft_internal.la
+# shmemx_malloc_device, _calloc_device, _align_device (shmemx.h).
+check_PROGRAMS += tests/gpu/device_alloc
+tests_gpu_device_alloc_SOURCES = tests/gpu/device_alloc.c tests/gpu/gpu_test.h
+tests_gpu_device_alloc_LDADD = libweft_internal.la
 check_PROGRAMS += tests/gpu/device_bad
 tests_gpu_device_bad_SOURCES = tests/gpu/device_bad.c
 tests_gpu_device_bad_LDADD = libweft.la

@@ -21,7 +21,7 @@ int cxx_uses_api(shmem_ctx_t ctx)
     (void)shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, &cfg,
                                    SHMEM_TEAM_NUM_CONTEXTS, &team);
     pshmem_barrier_all();
-    void *p = shmem_malloc_with_hints(64, SHMEMX_MALLOC_DEVICE);
+    void *p = shmemx_malloc_device(64);
     shmem_free(p);
     return ctx == SHMEM_CTX_DEFAULT && team != SHMEM_TEAM_INVALID;
 }

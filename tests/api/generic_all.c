@@ -268,5 +268,5 @@ void untyped(shmem_ctx_t ctx)
     RETURNS(shmem_sync(SHMEM_TEAM_WORLD), int);
     (void)shmem_sync(SHMEM_TEAM_SHARED);
     shmem_sync(0, 0, shmem_n_pes(), psync);
-    (void)shmem_malloc_with_hints(8, SHMEMX_MALLOC_DEVICE);
+    (void)shmemx_malloc_device(8);
 }

@@ -18,7 +18,7 @@ int main(void)
     int provided, v = 0;
 
     shmem_init_thread(SHMEM_THREAD_SINGLE, &provided);         /* setup */
-    void *p = shmem_malloc_with_hints(64, SHMEMX_MALLOC_DEVICE);  /* memory */
+    void *p = shmemx_malloc_device(64);  /* memory */
     shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx);                   /* contexts */
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &team);
     shmem_ctx_long_put(ctx, dst, src, 1, 0);                     /* RMA typed */

@@ -9,10 +9,10 @@ lib="$B/.libs/libweft.so"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# Names declared in shmem.h and its parts (include/shmem/*.h): "ret
+# Names declared in shmem.h, its parts (include/shmem/*.h) and shmemx.h: "ret
 # name(params);" lines at the start of a line.
 sed -n 's/^[a-z_][a-z0-9_ ]*[ *]\([a-z_][a-z0-9_]*\)(.*);.*/\1/p' \
-    "$S/include/shmem.h" "$S"/include/shmem/*.h |
+    "$S/include/shmem.h" "$S"/include/shmem/*.h "$S/include/shmemx.h" |
     grep -v '^shmemi_' | sort -u >"$tmp/declared"
 nm -D --defined-only "$lib" | awk '{print $2, $3}' >"$tmp/nm"
 missing=""

@@ -208,7 +208,7 @@ int main(void)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    w = shmem_malloc_with_hints(8 * sizeof(uint64_t), SHMEMX_MALLOC_DEVICE);
+    w = shmemx_malloc_device(8 * sizeof(uint64_t));
     if (!w && !shmi_device_backend())
         return gt_skip_no_device_heap();
     GT_CHECK(w != NULL, "device words");

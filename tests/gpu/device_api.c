@@ -26,8 +26,8 @@ static unsigned char *readback(const void *dev, size_t n)
 static void test_rma(size_t n, int r)
 {
     unsigned char *h = gt_xmalloc(n), *o;
-    char *dsrc = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
-    char *ddst = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
+    char *dsrc = shmemx_malloc_device(n);
+    char *ddst = shmemx_malloc_device(n);
     unsigned char *hsym = shmem_malloc(n);
     size_t d;
 
@@ -65,8 +65,8 @@ static void test_typed_large(void)
 {
     const size_t ne = (size_t)3 << 18; /* 6 MiB of longs */
     long *h = gt_xmalloc(ne * sizeof(long)), *o;
-    long *dv = shmem_malloc_with_hints(ne * sizeof(long), SHMEMX_MALLOC_DEVICE);
-    long *dw = shmem_malloc_with_hints(ne * sizeof(long), SHMEMX_MALLOC_DEVICE);
+    long *dv = shmemx_malloc_device(ne * sizeof(long));
+    long *dw = shmemx_malloc_device(ne * sizeof(long));
     size_t bad = 0, first = ne;
 
     GT_CHECK(dv && dw, "device arrays of %zu longs", ne);
@@ -99,8 +99,7 @@ static void test_typed_large(void)
 static void test_strided(void)
 {
     enum { NE = 64 };
-    int *dv =
-        shmem_malloc_with_hints(2 * NE * sizeof(int), SHMEMX_MALLOC_DEVICE);
+    int *dv = shmemx_malloc_device(2 * NE * sizeof(int));
     int src[NE], out[2 * NE];
 
     for (int i = 0; i < NE; i++)
@@ -118,7 +117,7 @@ static void test_strided(void)
 static void test_amo(void)
 {
     enum { K = 100 };
-    uint64_t *ctr = shmem_malloc_with_hints(64, SHMEMX_MALLOC_DEVICE);
+    uint64_t *ctr = shmemx_malloc_device(64);
     int *iw = (int *)(ctr + 1);
     uint64_t v, cmp = (uint64_t)K * npes;
 
@@ -145,9 +144,9 @@ static void test_amo(void)
 static void test_signal(size_t n)
 {
     unsigned char *h = gt_xmalloc(n), *o;
-    char *dsrc = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
-    char *ddst = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
-    uint64_t *dsig = shmem_malloc_with_hints(8, SHMEMX_MALLOC_DEVICE);
+    char *dsrc = shmemx_malloc_device(n);
+    char *ddst = shmemx_malloc_device(n);
+    uint64_t *dsig = shmemx_malloc_device(8);
     uint64_t *hsig = shmem_calloc(1, 8);
     unsigned char *hdst = shmem_malloc(n);
 
@@ -188,7 +187,7 @@ int main(void)
     npes = shmem_n_pes();
     right = (me + 1) % npes;
     left = (me + npes - 1) % npes;
-    probe = shmem_malloc_with_hints(64, SHMEMX_MALLOC_DEVICE);
+    probe = shmemx_malloc_device(64);
     if (!probe) {
         return gt_skip_no_device_heap();
     }

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
     char *p;
 
     shmem_init();
-    p = shmem_malloc_with_hints(4096, SHMEMX_MALLOC_DEVICE);
+    p = shmemx_malloc_device(4096);
     if (!p) {
         printf("no device heap: skipped\n");
         fflush(stdout);

@@ -38,7 +38,7 @@ static int val(int pe, size_t i, int tag)
 
 static void *dalloc(size_t bytes)
 {
-    void *p = shmem_malloc_with_hints(bytes, SHMEMX_MALLOC_DEVICE);
+    void *p = shmemx_malloc_device(bytes);
 
     if (!p) {
         fprintf(stderr, "device heap exhausted (%zu bytes)\n", bytes);
@@ -354,7 +354,7 @@ int main(int argc, char **argv)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    probe = shmem_malloc_with_hints(64, SHMEMX_MALLOC_DEVICE);
+    probe = shmemx_malloc_device(64);
     if (!probe || npes > MAXPE) {
         if (me == 0)
             printf("%s: skipped\n", probe ? "more than 16 PEs"

@@ -1,13 +1,13 @@
 /*
  * The device heap and the device data path (src/gpu/device_path.h), called
- * directly: allocation (shmem_malloc_with_hints with SHMEMX_MALLOC_DEVICE,
- * shmem_free, shmem_realloc, shmem_ptr), then put, get, atomics and put-
- * with-signal between device heaps and between device and host memory,
- * with transfers large enough to run the staging pipeline and the device
- * service's chunks (several MiB). Run with SHMEM_DEVICE_BACKEND=mock on 2
- * or more PEs, with and without SHMEM_LOCAL=0; skipped when no device heap
- * exists. GT_DEVICE_ROUTE names the path the other PEs' device heaps must
- * be reached by, so that a case cannot pass on another one:
+ * directly: allocation (shmemx_malloc_device, shmem_free, shmem_realloc,
+ * shmem_ptr), then put, get, atomics and put-with-signal between device
+ * heaps and between device and host memory, with transfers large enough to
+ * run the staging pipeline and the device service's chunks (several MiB).
+ * Run with SHMEM_DEVICE_BACKEND=mock on 2 or more PEs, with and without
+ * SHMEM_LOCAL=0; skipped when no device heap exists. GT_DEVICE_ROUTE
+ * names the path the other PEs' device heaps must be reached by, so that a
+ * case cannot pass on another one:
  *   ipc      the IPC mappings (fabric not registered; without a fabric,
  *            no device service either)
  *   fabric   the fabric's registration (SHMEM_DEVICE_MOCK_DMA=1)
@@ -71,8 +71,8 @@ static void test_alloc(void)
     static size_t offs[2];
     size_t root[2] = {0, 0}, big = shmi_state.seg[SHMI_SEG_DEVICE].size + 1;
     unsigned char buf[256], out[256];
-    char *a = shmem_malloc_with_hints(1000, SHMEMX_MALLOC_DEVICE);
-    char *b = shmem_malloc_with_hints(4096, SHMEMX_MALLOC_DEVICE);
+    char *a = shmemx_malloc_device(1000);
+    char *b = shmemx_malloc_device(4096);
     char *c;
 
     GT_CHECK(a && b && a != b, "two device blocks");
@@ -87,9 +87,9 @@ static void test_alloc(void)
     GT_CHECK(root[0] == offs[0] && root[1] == offs[1],
              "same device offsets as PE 0");
     shmem_free(a);
-    c = shmem_malloc_with_hints(1000, SHMEMX_MALLOC_DEVICE);
+    c = shmemx_malloc_device(1000);
     GT_CHECK(c == a, "a freed block is reused (%p, %p)", (void *)c, (void *)a);
-    GT_CHECK(shmem_malloc_with_hints(big, SHMEMX_MALLOC_DEVICE) == NULL,
+    GT_CHECK(shmemx_malloc_device(big) == NULL,
              "more than the device heap gives NULL");
     gt_fill(buf, sizeof(buf), me, 1);
     dev_write(b, buf, sizeof(buf));
@@ -99,7 +99,7 @@ static void test_alloc(void)
     GT_CHECK(gt_diff(out, sizeof(out), me, 1) == sizeof(out),
              "realloc keeps the data");
     shmem_free(b);
-    b = shmem_malloc_with_hints(3 * 1024 * 1024, SHMEMX_MALLOC_DEVICE);
+    b = shmemx_malloc_device(3 * 1024 * 1024);
     dev_read(out, b, sizeof(out));
     GT_CHECK(out[0] == 0 && memcmp(out, out + 1, sizeof(out) - 1) == 0,
              "freed device memory reads as zero");
@@ -125,16 +125,15 @@ static void test_alloc_pattern(void)
 
     for (int i = 0; i < NB; i++) {
         x = x * 1103515245u + 12345u;
-        blk[i] = shmem_malloc_with_hints(64 + (x >> 8) % 100000,
-                                         SHMEMX_MALLOC_DEVICE);
+        blk[i] = shmemx_malloc_device(64 + (x >> 8) % 100000);
         offs[i] = blk[i] ? dev_off(blk[i]) : SIZE_MAX;
         if (i % 3 == 2) { /* free an earlier one: holes to reuse */
             shmem_free(blk[i - 2]);
             blk[i - 2] = NULL;
         }
     }
-    while (nfull < 4096 && (full[nfull] = shmem_malloc_with_hints(
-                                1 << 20, SHMEMX_MALLOC_DEVICE)) != NULL)
+    while (nfull < 4096 &&
+           (full[nfull] = shmemx_malloc_device(1 << 20)) != NULL)
         nfull++;
     offs[NB] = nfull;
     shmem_barrier_all();
@@ -159,8 +158,8 @@ static void test_alloc_pattern(void)
 static void test_rma(size_t n, int round)
 {
     unsigned char *h = gt_xmalloc(n), *o = gt_xmalloc(n);
-    char *dsrc = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
-    char *ddst = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
+    char *dsrc = shmemx_malloc_device(n);
+    char *ddst = shmemx_malloc_device(n);
     unsigned char *hsym = shmem_malloc(n);
     shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
     size_t d;
@@ -215,7 +214,7 @@ static void test_rma(size_t n, int round)
 static void test_amo(void)
 {
     enum { K = 200 };
-    uint64_t *ctr = shmem_malloc_with_hints(64, SHMEMX_MALLOC_DEVICE);
+    uint64_t *ctr = shmemx_malloc_device(64);
     uint64_t one = 1, old = 0, v = 0, cmp, nw;
     size_t off = dev_off(ctr);
     shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
@@ -263,9 +262,9 @@ static void test_amo(void)
 static void test_signal(size_t n)
 {
     unsigned char *h = gt_xmalloc(n), *o = gt_xmalloc(n);
-    char *dsrc = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
-    char *ddst = shmem_malloc_with_hints(n, SHMEMX_MALLOC_DEVICE);
-    uint64_t *dsig = shmem_malloc_with_hints(8, SHMEMX_MALLOC_DEVICE);
+    char *dsrc = shmemx_malloc_device(n);
+    char *ddst = shmemx_malloc_device(n);
+    uint64_t *dsig = shmemx_malloc_device(8);
     unsigned char *hdst = shmem_malloc(n);
     uint64_t *hsig = shmem_calloc(1, 8);
     shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
@@ -352,7 +351,7 @@ static void test_served(void)
 static void test_amo_storm(void)
 {
     enum { K = 64 };
-    uint64_t *ctr = shmem_malloc_with_hints(16, SHMEMX_MALLOC_DEVICE);
+    uint64_t *ctr = shmemx_malloc_device(16);
     uint64_t v[2], inc = (uint64_t)me + 1, old = 0, n = (uint64_t)npes;
     size_t off = dev_off(ctr);
 

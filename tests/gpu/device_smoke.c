@@ -30,7 +30,7 @@ int main(void)
     right = (me + 1) % shmem_n_pes();
     left = (me + shmem_n_pes() - 1) % shmem_n_pes();
     g = shmi_device_backend();
-    d = shmem_malloc_with_hints(2 * N, SHMEMX_MALLOC_DEVICE);
+    d = shmemx_malloc_device(2 * N);
     if (!g) {
         GT_CHECK(d == NULL, "no device heap, yet a device block");
         if (me == 0)

@@ -55,8 +55,8 @@ int main(void)
     npes = shmem_n_pes();
     right = (me + 1) % npes;
     left = (me + npes - 1) % npes;
-    dblocks = shmem_malloc_with_hints(NT * BLOCK, SHMEMX_MALLOC_DEVICE);
-    dctr = shmem_malloc_with_hints(8, SHMEMX_MALLOC_DEVICE);
+    dblocks = shmemx_malloc_device(NT * BLOCK);
+    dctr = shmemx_malloc_device(8);
     if (!dblocks || !dctr || provided != SHMEM_THREAD_MULTIPLE) {
         if (me == 0)
             printf("%s: skipped\n", !dblocks ? "no device heap (set "

@@ -238,7 +238,7 @@ int main(int argc, char **argv)
           strcmp(getenv("SHMEM_DEVICE_BACKEND"), "mock") == 0;
     right = (me + 1) % npes;
     left = (me + npes - 1) % npes;
-    dev = shmem_malloc_with_hints(256, SHMEMX_MALLOC_DEVICE);
+    dev = shmemx_malloc_device(256);
     if (!dev) {
         return gt_skip_no_device_heap();
     }

@@ -39,6 +39,9 @@ void *shmi_align(size_t alignment, size_t size);
 void *shmi_realloc(void *ptr, size_t size);
 void shmi_free(void *ptr);
 void *shmi_malloc_with_hints(size_t size, long hints);
+void *shmix_malloc_device(size_t size);
+void *shmix_calloc_device(size_t count, size_t size);
+void *shmix_align_device(size_t alignment, size_t size);
 
 /* Contexts and teams */
 int shmi_ctx_create(long options, shmem_ctx_t *ctx);

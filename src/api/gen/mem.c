@@ -19,6 +19,12 @@ void pshmem_free(void *ptr) { shmi_free(ptr); }
 #pragma weak shmem_free = pshmem_free
 void *pshmem_malloc_with_hints(size_t size, long hints) { return shmi_malloc_with_hints(size, hints); }
 #pragma weak shmem_malloc_with_hints = pshmem_malloc_with_hints
+void *pshmemx_malloc_device(size_t size) { return shmix_malloc_device(size); }
+#pragma weak shmemx_malloc_device = pshmemx_malloc_device
+void *pshmemx_calloc_device(size_t count, size_t size) { return shmix_calloc_device(count, size); }
+#pragma weak shmemx_calloc_device = pshmemx_calloc_device
+void *pshmemx_align_device(size_t alignment, size_t size) { return shmix_align_device(alignment, size); }
+#pragma weak shmemx_align_device = pshmemx_align_device
 void *pshmalloc(size_t size) { return shmi_malloc(size); }
 #pragma weak shmalloc = pshmalloc
 void pshfree(void *ptr) { shmi_free(ptr); }

@@ -304,6 +304,11 @@ void *shmi_device_heap_alloc(size_t size, size_t align)
     return ret == 0 ? dh.base + off : NULL;
 }
 
+size_t shmi_device_heap_max_align(void)
+{
+    return DEVICE_MAX_ALIGN;
+}
+
 /* Offset of a block start, or a fatal error naming the routine. */
 static size_t block_off(const char *routine, const void *ptr)
 {

@@ -58,6 +58,10 @@ void *shmi_device_peer_ptr(int pe, size_t off);
  * there is no device heap or it is exhausted. */
 void *shmi_device_heap_alloc(size_t size, size_t align);
 
+/* Largest alignment shmi_device_heap_alloc honours (a power of two), the
+ * same with or without a device heap. */
+size_t shmi_device_heap_max_align(void);
+
 /* Frees (and clears) a block; fatal for a foreign pointer. NULL ignored. */
 void shmi_device_heap_free(const char *routine, void *ptr);
 

@@ -13,10 +13,12 @@
  * With SHMEM_DEBUG=1 each collective call also checks that every PE passed
  * the same arguments (an extra barrier and one small get from PE 0).
  *
- * Device memory (shmem_malloc_with_hints with SHMEMX_MALLOC_DEVICE) comes
- * from the device heap (device_heap.h) under the same rules; shmem_free and
- * shmem_realloc recognise its pointers, and shmem_ptr returns the IPC
- * mapping of a local PE's device heap (a device address).
+ * Device memory (shmemx_malloc_device, shmemx_calloc_device,
+ * shmemx_align_device) comes from the device heap (device_heap.h) under the
+ * same rules; shmem_free and shmem_realloc recognise its pointers, and
+ * shmem_ptr returns the IPC mapping of a local PE's device heap (a device
+ * address). shmem_malloc_with_hints never gives device memory: its hints
+ * describe use, not place.
  */
 #include "config.h"
 
@@ -124,44 +126,76 @@ void *shmi_malloc(size_t size)
     return collective_alloc("shmem_malloc", size, 0);
 }
 
+/* count * size, or 0 (with a warning naming the routine) when the product
+ * does not fit in size_t: the allocation then fails alike on every PE, as
+ * the arguments are the same everywhere. */
+static size_t calloc_bytes(const char *routine, size_t count, size_t size)
+{
+    if (count && size > SIZE_MAX / count) {
+        SHMI_LOG(SHMI_LOG_WARN, "heap",
+                 "%s: count %zu times size %zu does not fit in size_t; "
+                 "returning NULL",
+                 routine, count, size);
+        return 0;
+    }
+    return count * size;
+}
+
+/* 1 when alignment is a power of two of at most max; else a warning naming
+ * the routine and 0. */
+static int align_ok(const char *routine, size_t alignment, size_t max)
+{
+    if (alignment && !(alignment & (alignment - 1)) && alignment <= max)
+        return 1;
+    SHMI_LOG(SHMI_LOG_WARN, "heap",
+             "%s: alignment %zu is not a power of two of at most %zu; "
+             "returning NULL",
+             routine, alignment, max);
+    return 0;
+}
+
 void *shmi_calloc(size_t count, size_t size)
 {
-    /* Free heap memory reads as zero (heap.h): nothing to clear. An
-     * overflowing product fails alike on every PE. */
-    if (count && size > SIZE_MAX / count)
-        return collective_alloc("shmem_calloc", 0, 0);
-    return collective_alloc("shmem_calloc", count * size, 0);
+    /* Free heap memory reads as zero (heap.h): nothing to clear. */
+    return collective_alloc("shmem_calloc",
+                            calloc_bytes("shmem_calloc", count, size), 0);
 }
 
 void *shmi_align(size_t alignment, size_t size)
 {
     /* Before the heap exists its largest alignment means nothing. */
     shmi_require_init("shmem_align");
-    if (alignment == 0 || (alignment & (alignment - 1)) ||
-        alignment > shmi_heap_max_align()) {
-        SHMI_LOG(SHMI_LOG_WARN, "heap",
-                 "shmem_align: alignment %zu is not a power of two of at most "
-                 "%zu; returning NULL",
-                 alignment, shmi_heap_max_align());
+    if (!align_ok("shmem_align", alignment, shmi_heap_max_align()))
         return collective_alloc("shmem_align", 0, 0);
-    }
     return collective_alloc("shmem_align", size, alignment);
 }
 
+void *shmi_malloc_with_hints(size_t size, long hints)
+{
+    /* The specification makes hints a request for performance that never
+     * changes what the call returns; where it cannot be honoured the call
+     * is shmem_malloc. So every value, unknown bits too, gives host memory
+     * from the host heap: the standard hints (SHMEM_MALLOC_ATOMICS_REMOTE,
+     * _SIGNAL_REMOTE) change nothing with one heap and one atomic engine
+     * per target, and device memory has routines of its own (below). */
+    (void)hints;
+    return collective_alloc("shmem_malloc_with_hints", size, 0);
+}
+
 /* The device heap's collective_alloc. */
-static void *device_alloc(const char *routine, size_t size)
+static void *device_alloc(const char *routine, size_t size, size_t align)
 {
     void *p = NULL;
 
     shmi_require_init(routine);
     shmi_coll_enter(routine, &shmem_impl_team_world);
-    debug_check(routine, size, SHMEMX_MALLOC_DEVICE);
+    debug_check(routine, size, align);
     if (size > 0 && !shmi_device_backend())
         SHMI_LOG(SHMI_LOG_DEBUG, "heap",
-                 "%s(%zu, SHMEMX_MALLOC_DEVICE): no device heap "
+                 "%s(%zu): no device heap "
                  "(SHMEM_DEVICE_BACKEND, SHMEM_SYMMETRIC_DEVICE_SIZE)",
                  routine, size);
-    else if (size > 0 && !(p = shmi_device_heap_alloc(size, 0)))
+    else if (size > 0 && !(p = shmi_device_heap_alloc(size, align)))
         SHMI_LOG(SHMI_LOG_DEBUG, "heap",
                  "%s(%zu): device symmetric heap exhausted "
                  "(SHMEM_SYMMETRIC_DEVICE_SIZE)",
@@ -171,14 +205,28 @@ static void *device_alloc(const char *routine, size_t size)
     return p;
 }
 
-void *shmi_malloc_with_hints(size_t size, long hints)
+void *shmix_malloc_device(size_t size)
 {
-    /* The standard hints (SHMEM_MALLOC_ATOMICS_REMOTE, _SIGNAL_REMOTE)
-     * describe usage; with one heap and one atomic engine per target they
-     * change nothing here. SHMEMX_MALLOC_DEVICE picks the device heap. */
-    if (hints & SHMEMX_MALLOC_DEVICE)
-        return device_alloc("shmem_malloc_with_hints", size);
-    return collective_alloc("shmem_malloc_with_hints", size, 0);
+    return device_alloc("shmemx_malloc_device", size, 0);
+}
+
+void *shmix_calloc_device(size_t count, size_t size)
+{
+    const char *r = "shmemx_calloc_device";
+
+    /* Free device memory reads as zero too (freed blocks are cleared,
+     * device_heap.c): nothing to clear. */
+    return device_alloc(r, calloc_bytes(r, count, size), 0);
+}
+
+void *shmix_align_device(size_t alignment, size_t size)
+{
+    const char *r = "shmemx_align_device";
+
+    shmi_require_init(r);
+    if (!align_ok(r, alignment, shmi_device_heap_max_align()))
+        return device_alloc(r, 0, 0);
+    return device_alloc(r, size, alignment);
 }
 
 void shmi_free(void *ptr)
