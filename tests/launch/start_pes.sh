@@ -66,7 +66,7 @@ check_lines() {
 case_lines() {
     local n=$1 reps=$2 r
     for ((r = 1; r <= reps; r++)); do
-        run "${LAUNCH[@]}" -n "$n" "$prog" lines ${3:-}
+        run "${LAUNCH[@]}" -n "$n" "$prog" lines ${3:+"$3"}
         check_lines "$n"
     done
     echo "ok: $n PEs, $reps runs: status 0 and every line of every PE"
