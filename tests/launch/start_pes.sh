@@ -18,7 +18,8 @@
 #   start_pes.sh fork                 a forked child's exit(0) finalizes nothing
 #   start_pes.sh init                 shmem_init without shmem_finalize: the
 #                                     error it always was
-#   start_pes.sh mpirun N             lines and collective under Open MPI's mpirun
+#   start_pes.sh mpirun N             lines, collective, fail and init under
+#                                     Open MPI's mpirun
 #   start_pes.sh srun N               the same under srun --mpi=pmix on the
 #                                     one-node test Slurm (tests/launch/slurm-test.sh)
 set -u
@@ -98,23 +99,54 @@ case_collective() {
     echo "ok: $n PEs, $reps runs: the exit synchronized every PE and completed the puts"
 }
 
+# Under a PMIx launcher other than oshrun (LAUNCH): a nonzero status, and
+# shmem_init without shmem_finalize, end the job as they always did.
+case_errors_pmix() {
+    run "${LAUNCH[@]}" -n "$1" "$prog" fail 3
+    [ "$rc" = 3 ] || fail "fail 3: exit status $rc, expected 3"
+    grep -q "PE 2 exits (status 3) without calling shmem_finalize" "$out/stderr" ||
+        fail "fail 3: no message naming PE 2 and its status"
+    grep -q "passed the barrier" "$out/stdout" && fail "PE 2's exit let the others through their barrier"
+    run "${LAUNCH[@]}" -n "$1" "$prog" init
+    [ "$rc" = 1 ] || fail "init: exit status $rc, expected 1"
+    grep -q "PE [0-9] exits (status 0) without calling shmem_finalize" "$out/stderr" ||
+        fail "init: no message naming the PE that skipped shmem_finalize"
+}
+
 case_mpirun() {
     command -v mpirun.openmpi >/dev/null || skip "Open MPI's mpirun.openmpi is not installed (Debian: openmpi-bin)"
     LAUNCH=(mpirun.openmpi --allow-run-as-root --oversubscribe)
     case_lines "$1" 3
     case_collective "$1" 3
+    case_errors_pmix "$1"
     LAUNCH=("$OSHRUN" --launcher=mpirun)
     case_lines "$1" 1
     echo "ok: under mpirun.openmpi, directly and through oshrun"
 }
 
+# The test Slurm is shared: another user's clean-up (scancel -u) cancels
+# our step too. Slurm says CANCELLED then, as it does when a PE aborts the
+# job, but an abort by Weft always comes with a weft message.
+cancelled_by_others() {
+    [ "$rc" != 0 ] && grep -q "CANCELLED AT" "$out/stderr" &&
+        ! grep -q "weft\[\|FAIL" "$out/stderr" &&
+        skip "the test Slurm cancelled the step without a PE asking (another user's scancel?)"
+}
+
 case_srun() {
+    local n=$1
     . "$S/tests/launch/slurm-test.sh"
     slurm_up "$out"
     trap 'slurm_down; rm -rf "$out"' EXIT
     LAUNCH=(srun --mpi=pmix -K)
-    case_lines "$1" 3
-    case_collective "$1" 3
+    run() {
+        timeout 60 "$@" >"$out/stdout" 2>"$out/stderr" </dev/null
+        rc=$?
+        cancelled_by_others
+    }
+    case_lines "$n" 3
+    case_collective "$n" 3
+    case_errors_pmix "$n"
     echo "ok: under srun --mpi=pmix"
 }
 
