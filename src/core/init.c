@@ -167,11 +167,44 @@ int shmi_init_thread(int requested, int *provided)
     return 0;
 }
 
+/*
+ * A program started with start_pes needs no shmem_finalize: OpenSHMEM
+ * finalizes it when it exits, collectively (a global synchronization that
+ * completes all pending communication). This exit handler is that
+ * finalize, for a program that ends with status 0 (return from main,
+ * exit(0)) on the process that called start_pes (not a forked child).
+ *
+ * It runs before the bootstrap's exit watch (src/boot/pmix_boot.c) and the
+ * heap's name guard (src/core/heap/shm_names.c), which were registered
+ * during start-up (handlers run last registered first): they then find the
+ * library finalized and have nothing to do, and every launcher sees a PE
+ * that finalized. A nonzero status is left to them, as without start_pes:
+ * the job ends with that status and the message names the PE. A PE that
+ * fails while the others wait in some other collective must not enter the
+ * finalize's barrier, which would match theirs or wait for ever.
+ */
+static pid_t implicit_finalize_pid;
+
+static void implicit_finalize(int status, void *arg)
+{
+    (void)arg;
+    if (status != 0 || getpid() != implicit_finalize_pid ||
+        !shmi_state.initialized)
+        return;
+    shmi_finalize();
+}
+
 void shmi_start_pes(int npes)
 {
     (void)npes; /* ignored since OpenSHMEM 1.0: the launcher decides */
-    if (!shmi_state.initialized && !shmi_state.finalized)
-        start("start_pes", SHMEM_THREAD_SINGLE);
+    if (shmi_state.initialized || shmi_state.finalized)
+        return;
+    start("start_pes", SHMEM_THREAD_SINGLE);
+    implicit_finalize_pid = getpid();
+    if (on_exit(implicit_finalize, NULL) != 0)
+        SHMI_FATAL("start_pes: PE %d cannot register its implicit "
+                   "shmem_finalize at exit",
+                   shmi_state.boot.rank);
 }
 
 void shmi_finalize(void)

@@ -13,6 +13,9 @@
  * shmem_finalize: barrier -> shmi_teams_finalize -> shmi_ctx_default_finalize
  *   -> shmi_paths_finalize -> shmi_segments_finalize -> shmi_topo_finalize
  *   -> shmi_boot_finalize
+ * start_pes: the shmem_init sequence; a program that exits with status 0
+ *   without shmem_finalize runs the shmem_finalize sequence at exit
+ *   (implicit_finalize, init.c).
  */
 #ifndef SHMI_INIT_SEQ_H
 #define SHMI_INIT_SEQ_H
