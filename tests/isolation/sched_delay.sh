@@ -12,7 +12,7 @@
 # than twice the limit fails however busy the machine is).
 #
 #   sched_probe_start DIR   start the probe (log in DIR)
-#   sched_probe_stop        stop it (dead_pe_cleanup calls it)
+#   sched_probe_stop        stop it (it also stops when the script ends)
 #   sched_late A B          the probe's lateness in [A, B], in seconds
 #   sched_within A B L      true when the time from A to B, less the
 #                           lateness (at most L), is under L seconds
@@ -27,7 +27,9 @@ sched_probe_start() {
         # A FIFO opened for reading and writing never has data: each read
         # times out after exactly the asked time unless the probe is late.
         exec 3<>"$1/sched-probe.fifo"
-        while :; do
+        # Until the script that started it is gone ($$ is that script's
+        # pid in this subshell), whichever way it ended.
+        while kill -0 $$ 2>/dev/null; do
             t=$EPOCHREALTIME
             read -r -t 0.01 -u 3
             echo "$EPOCHREALTIME $t"
