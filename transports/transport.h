@@ -1,7 +1,7 @@
 /*
  * The transport contract: the one struct of operations every transport
- * implements (DESIGN.md decision 4). Adding a transport means implementing
- * shmt_ops_t and listing it in src/core/path.c; nothing else.
+ * implements (docs/design.md, decision 4). Adding a transport means
+ * implementing shmt_ops_t and listing it in src/core/path.c; nothing else.
  *
  * Addressing. The core translates a symmetric address into a segment id and
  * an offset from that segment's base (the same offset on every PE, because

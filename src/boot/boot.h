@@ -1,8 +1,8 @@
 /*
  * Bootstrap: who am I, who is with me, and a one-time exchange service.
  *
- * PMIx is the only bootstrap interface (DESIGN.md decision 7). After start-up
- * nothing else in Weft talks to PMIx except the abort path.
+ * PMIx is the only bootstrap interface (docs/design.md, decision 7). After
+ * start-up nothing else in Weft talks to PMIx except the abort path.
  */
 #ifndef SHMI_BOOT_H
 #define SHMI_BOOT_H

@@ -1,4 +1,4 @@
-# Start-up: the bootstrap through PMIx (DESIGN.md decision 7) and the
+# Start-up: the bootstrap through PMIx (docs/design.md, decision 7) and the
 # library's init/finalize sequence that runs on it (src/core/init.c).
 libweft_internal_la_SOURCES += \
 	src/boot/pmix_boot.c \

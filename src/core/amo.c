@@ -1,8 +1,8 @@
 /*
  * Atomic memory operations (core_api.h: shmi_amo, shmi_amo_nbi).
  *
- * Atomic coherence (DESIGN.md decision 6). All atomics that reach one word
- * must be applied by one engine, or updates can be lost. The rule:
+ * Atomic coherence (docs/design.md, decision 6). All atomics that reach one
+ * word must be applied by one engine, or updates can be lost. The rule:
  *
  *  - a word mapped here is updated with CPU atomic instructions, unless
  *    shmi_dp_cpu_atomics is 0 (see path.c): that is the case when a fabric

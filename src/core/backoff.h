@@ -1,5 +1,5 @@
 /*
- * Back-off for waiting loops (DESIGN.md decision 10): spin briefly, then
+ * Back-off for waiting loops (docs/design.md, decision 10): spin briefly, then
  * give the core away, so that 4 PEs on 2 cores still progress.
  *
  *   shmi_backoff_t b;

@@ -3,7 +3,7 @@
  * order.c): argument checks, PE translation for team contexts, and the
  * fabric call path with the context lock.
  *
- * Path choice, per call (DESIGN.md decision 4): when the target word is
+ * Path choice, per call (docs/design.md, decision 4): when the target word is
  * mapped here (shmi_seg_peer_ptr != NULL) the load/store path of
  * transports/local/local_inline.h runs inline; otherwise the call goes to
  * shmi_state.fabric. Atomics follow the rule of shmi_dp_amo_local() below.

@@ -1,5 +1,6 @@
 # ---- Symmetric memory: heap, data segment, allocator, local mappings ----
-# (DESIGN.md decisions 1-3; src/core/heap/, transports/local/local_map.c)
+# (docs/design.md, decisions 1-3; src/core/heap/,
+# transports/local/local_map.c)
 libweft_internal_la_SOURCES += \
 	src/core/heap/alloc.c \
 	src/core/heap/shm_object.c \

@@ -1,5 +1,5 @@
 /*
- * Path selection (DESIGN.md decision 4): which transport reaches which
+ * Path selection (docs/design.md, decision 4): which transport reaches which
  * (PE, segment), brought up in shmem_init (init_seq.h), and the slow paths
  * of the data plane (fabric calls, fatal argument errors).
  *

@@ -339,7 +339,7 @@ int shmi_device_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg,
     if (seg != SHMI_SEG_DEVICE)
         return SHMI_EINVAL;
     pd = shmi_device_peer_ptr(pe, off);
-    /* One engine per word (DESIGN.md decision 6). NIC atomics on device
+    /* One engine per word (docs/design.md, decision 6). NIC atomics on device
      * memory serve every PE, this one included. */
     if (!shmi_dp_cpu_atomics && fabric_reaches_device(pe) &&
         !shmi_device_svc_all()) {

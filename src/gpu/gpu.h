@@ -1,5 +1,5 @@
 /*
- * Device memory back ends (DESIGN.md decision 9): one interface, three
+ * Device memory back ends (docs/design.md, decision 9): one interface, three
  * implementations.
  *
  *   cuda  the CUDA runtime (libcudart), loaded with dlopen on first use

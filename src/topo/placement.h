@@ -1,7 +1,7 @@
 /*
  * Placement of the PEs of a node: which GPU, which NIC (libfabric domain)
  * and which cores each local rank gets, decided from the hwloc topology
- * (DESIGN.md decision 8).
+ * (docs/design.md, decision 8).
  */
 #ifndef SHMI_PLACEMENT_H
 #define SHMI_PLACEMENT_H

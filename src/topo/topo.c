@@ -1,9 +1,9 @@
 /*
  * Placement at start-up: binds this PE as SHMEM_BIND asks, and tells the
- * other layers which GPU and NIC this PE should use (DESIGN.md decision 8).
- * The topology is loaded only when something needs it, since loading it
- * (with I/O devices) costs start-up time: binding, a device heap, or a
- * provider that offers several domains.
+ * other layers which GPU and NIC this PE should use (docs/design.md,
+ * decision 8). The topology is loaded only when something needs it, since
+ * loading it (with I/O devices) costs start-up time: binding, a device
+ * heap, or a provider that offers several domains.
  */
 #include "config.h"
 

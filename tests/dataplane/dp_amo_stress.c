@@ -1,5 +1,5 @@
 /*
- * Atomic coherence stress (DESIGN.md decision 6): every PE increments the
+ * Atomic coherence stress (docs/design.md, decision 6): every PE increments the
  * same words 10,000 times each (a heap word on PE 0, a static word on the
  * last PE, and its neighbour's heap word), with a mix of routines and two
  * contexts. Run with SHMEM_LOCAL_OFF_PES so that some PEs reach the words

@@ -1,5 +1,5 @@
 /*
- * Atomic coherence across nodes (DESIGN.md decision 6). Every PE updates
+ * Atomic coherence across nodes (docs/design.md, decision 6). Every PE updates
  * the same words of one target PE: the PEs on the target's node by
  * load/store (CPU atomics on the mapped heap), the others through
  * libfabric, whose software atomics (tcp;ofi_rxm) are applied in the

@@ -1,5 +1,5 @@
 /*
- * Path choice across nodes (DESIGN.md decision 4): a PE on this node is
+ * Path choice across nodes (docs/design.md, decision 4): a PE on this node is
  * reached by load/store, a PE on another node through libfabric, with no
  * setting from the user. Node identity comes from the hostnames of the
  * simulated nodes, so Weft's view of locality is checked against the

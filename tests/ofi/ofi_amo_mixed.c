@@ -1,5 +1,5 @@
 /*
- * Atomic coherence across paths (DESIGN.md decision 6): on one node, half
+ * Atomic coherence across paths (docs/design.md, decision 6): on one node, half
  * of the PEs add to a word of PE 0 with CPU atomics through a shared
  * mapping of PE 0's heap while the other half add to the same word through
  * the provider's atomics (which the software providers apply in PE 0's

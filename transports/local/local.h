@@ -1,6 +1,6 @@
 /*
  * The local (load/store) transport: every PE of a node maps the symmetric
- * heaps of the others (DESIGN.md decision 1), so put/get are memcpy and
+ * heaps of the others (docs/design.md, decision 1), so put/get are memcpy and
  * atomics are CPU atomics on the peer's mapping.
  *
  * The operations struct shmt_local_ops is defined in local_map.c, which also

@@ -1,6 +1,6 @@
 /*
  * The local transport's set-up: mapping the heap and data segment of every
- * PE of this node (DESIGN.md decision 1), and shmt_local_ops itself. The
+ * PE of this node (docs/design.md, decision 1), and shmt_local_ops itself. The
  * data members (put, get, amo, ...) are in local_ops.c.
  *
  * After connect, shmi_state.peer_base[seg][pe] is where segment seg of pe is

@@ -1,4 +1,4 @@
-# The libfabric transport (DESIGN.md decision 5); map in ofi_internal.h.
+# The libfabric transport (docs/design.md, decision 5); map in ofi_internal.h.
 libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_dl.c \
 	transports/ofi/ofi_provider.c \

@@ -21,7 +21,7 @@
  * is dropped: a fetch completes only once the target applied it.
  *
  * How the software providers of libfabric 1.17 apply an atomic at the target
- * (DESIGN.md decision 6 depends on it). shm (smr_do_atomic in
+ * (docs/design.md, decision 6 depends on it). shm (smr_do_atomic in
  * prov/shm/src/smr_progress.c), ofi_rxm over tcp (rxm_do_atomic) and
  * sockets (sock_pe_do_atomic) all apply a peer's atomic in the target
  * process, during its progress, through the common handler tables of

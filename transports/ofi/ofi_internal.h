@@ -12,7 +12,7 @@
  *   ofi_hmem.c      the device heap: FI_HMEM registration, device service
  *   ofi_ops.c       the shmt_ofi_ops table
  *
- * Completion model (DESIGN.md decision 5): every operation is posted with
+ * Completion model (docs/design.md, decision 5): every operation is posted with
  * FI_DELIVERY_COMPLETE and without FI_COMPLETION, so it produces no CQ entry
  * on success and is counted by the initiator's counters only: wcntr counts
  * puts and non-fetching atomics, rcntr gets and fetching atomics. Quiet waits

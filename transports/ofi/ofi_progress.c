@@ -1,7 +1,7 @@
 /*
  * Manual progress and waiting.
  *
- * Weft asks for FI_PROGRESS_MANUAL and runs no progress thread (DESIGN.md
+ * Weft asks for FI_PROGRESS_MANUAL and runs no progress thread (docs/design.md,
  * decision 11): providers that emulate RMA or atomics in software at the
  * target (shm, tcp;ofi_rxm, sockets) apply a peer's operation only when this
  * process reads a CQ or counter of the endpoint it arrived on. Peers address

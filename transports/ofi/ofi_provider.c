@@ -1,7 +1,7 @@
 /*
  * Which libfabric provider Weft uses, and what it asks of it.
  *
- * Order (DESIGN.md decision 5): SHMEM_OFI_PROVIDER, else libfabric's own
+ * Order (docs/design.md, decision 5): SHMEM_OFI_PROVIDER, else libfabric's own
  * FI_PROVIDER (fi_getinfo filters by it), else by preference: cxi, shm when
  * every PE is on one node, tcp;ofi_rxm, sockets, then whatever else offers
  * what we need. The hints ask for every MR mode bit the code obeys; the rest

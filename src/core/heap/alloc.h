@@ -5,9 +5,9 @@
  * CPU cannot touch.
  *
  * Deterministic: identical sequences of calls on identically created
- * allocators return identical offsets (DESIGN.md decision 2). Nothing here
- * depends on addresses, time or randomness; that is what makes a collective
- * shmem_malloc symmetric without any communication.
+ * allocators return identical offsets (docs/design.md, decision 2). Nothing
+ * here depends on addresses, time or randomness; that is what makes a
+ * collective shmem_malloc symmetric without any communication.
  *
  * Structure: TLSF-style segregated free lists (two-level size classes with
  * bitmaps: O(1) search) over an address-ordered list of blocks (O(1)

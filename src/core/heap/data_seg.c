@@ -1,6 +1,6 @@
 /*
  * The data segment: the program's global and static variables, which the
- * specification makes symmetric (DESIGN.md decision 3).
+ * specification makes symmetric (docs/design.md, decision 3).
  *
  * Every PE runs the same executable, so a global has the same offset from
  * the start of the writable PT_LOAD segment in every process, whatever the

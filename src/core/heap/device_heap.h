@@ -1,5 +1,5 @@
 /*
- * The device (GPU) symmetric heap: segment SHMI_SEG_DEVICE (DESIGN.md
+ * The device (GPU) symmetric heap: segment SHMI_SEG_DEVICE (docs/design.md,
  * decision 9).
  *
  * One allocation of SHMEM_SYMMETRIC_DEVICE_SIZE bytes on the device this PE

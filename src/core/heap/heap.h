@@ -1,6 +1,6 @@
 /*
  * The symmetric heap and data segment of this PE, as the rest of the core
- * sees them (DESIGN.md decisions 1-3).
+ * sees them (docs/design.md, decisions 1-3).
  *
  * shmi_segments_init (segment.h) creates both; the public allocation
  * routines (memory.c) and internal users (teams, collectives: symmetric

@@ -1,6 +1,6 @@
 /*
  * Shared-memory objects behind symmetric segments, and how a PE of the same
- * node opens another PE's object (DESIGN.md decision 1).
+ * node opens another PE's object (docs/design.md, decision 1).
  *
  * Two kinds:
  *  - memfd (preferred): anonymous, nothing in any file system to leak; a
