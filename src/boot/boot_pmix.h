@@ -34,7 +34,7 @@ int shmi_boot_get_string(int rank, const char *key, char *out, size_t outlen);
 /* Fills info->local_* and info->node_* (locality.c). May use one fence. */
 int shmi_boot_locality(shmi_boot_info_t *info);
 
-/* Singleton exchange (kvs_local.c): the blobs this PE put, kept here. */
+/* Singleton exchange (exchange_local.c): the blobs this PE put, kept here. */
 int shmi_boot_local_put(const char *key, const void *blob, size_t len);
 int shmi_boot_local_get(const char *key, void *blob, size_t len);
 void shmi_boot_local_clear(void);

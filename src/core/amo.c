@@ -13,8 +13,8 @@
  *    the target process with CPU atomic instructions, so CPU atomics from
  *    on-node peers and fabric atomics from elsewhere compose.
  *
- * tests/dataplane/amo_mixed.c checks that no update is lost when PEs hit the
- * same words through both paths at once.
+ * tests/dataplane/dp_amo_stress.c (cases dp_stress_mixed_*) checks that no
+ * update is lost when PEs hit the same words through both paths at once.
  */
 #include "config.h"
 

@@ -21,11 +21,10 @@
  * is dropped: a fetch completes only once the target applied it.
  *
  * How the software providers of libfabric 1.17 apply an atomic at the target
- * (docs/design.md, decision 6 depends on it). shm (smr_do_atomic in
- * prov/shm/src/smr_progress.c), ofi_rxm over tcp (rxm_do_atomic) and
- * sockets (sock_pe_do_atomic) all apply a peer's atomic in the target
- * process, during its progress, through the common handler tables of
- * prov/util/src/util_atomic.c (ofi_atomic_write_handlers,
+ * (docs/design.md, decision 6 depends on it). shm (smr_do_atomic),
+ * ofi_rxm over tcp (rxm_do_atomic) and sockets (sock_pe_do_atomic) all
+ * apply a peer's atomic in the target process, during its progress,
+ * through libfabric's common handler tables (ofi_atomic_write_handlers,
  * _readwrite_handlers, _swap_handlers). Built with HAVE_BUILTIN_MM_ATOMICS
  * (GCC/Clang __atomic builtins) each element is updated with a CPU atomic
  * instruction and no lock around the update: __atomic_fetch_or/and/xor for

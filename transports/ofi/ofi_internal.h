@@ -27,9 +27,11 @@
  * Threads: the domain is opened FI_THREAD_SAFE. The core serialises calls
  * per endpoint only; at SHMEM_THREAD_MULTIPLE contexts on different threads
  * use their endpoints concurrently while any thread may run progress() on
- * the target endpoint, which FI_THREAD_DOMAIN forbids. The thread level is
- * not known yet when init() runs (shmem_init sets it after the transports),
- * so the domain is thread-safe for every program; the provider's locks are
+ * the target endpoint, which FI_THREAD_DOMAIN forbids. shmem_init sets the
+ * thread level before the transports start, but the contract does not hand
+ * it to init(), and a device service thread (src/gpu/device_proxy.c) uses
+ * its own endpoint beside the program's even in SHMEM_THREAD_SINGLE, so the
+ * domain is thread-safe for every program; the provider's locks are
  * uncontended and cheap in single-threaded ones. The endpoint list is
  * guarded by eps_lock (ep_create may run while another thread progresses).
  */

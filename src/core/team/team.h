@@ -7,10 +7,10 @@
  * NULL. A team handle exists only on the PEs that are members of the team.
  *
  * Every team owns one "slot": an index into symmetric per-team collective
- * state (src/core/coll/coll_state.h) that all members agree on when the team
- * is created. Slot 0 is the world team, slot 1 the shared team, slot 2 is
- * used by the deprecated active-set routines; the others are handed out
- * deterministically at team creation.
+ * state (struct shmi_coll_slot, src/core/coll/coll.h) that all members
+ * agree on when the team is created. Slot 0 is the world team, slot 1 the
+ * shared team, slot 2 is used by the deprecated active-set routines; the
+ * others are handed out deterministically at team creation.
  */
 #ifndef SHMI_TEAM_H
 #define SHMI_TEAM_H
