@@ -7,4 +7,5 @@ tests_unit_test_size_parse_LDADD = libweft_internal.la
 tests_unit_test_env_SOURCES = tests/unit/test_env.c
 tests_unit_test_env_LDADD = libweft_internal.la
 EXTRA_DIST += tests/unit/unit.cases tests/unit/exported_symbols.sh \
-	tests/unit/oshcc.sh tests/unit/shmem_info.sh
+	tests/unit/oshcc.sh tests/unit/shmem_info.sh \
+	tests/unit/design_citations.sh tests/unit/doc_paths.sh
