@@ -39,7 +39,7 @@ done
 # Traffic between nodes must cross the bridge: no loopback pinning, and
 # nothing that would force a provider or the path (Weft must choose).
 unset FI_TCP_IFACE FI_SOCKETS_IFACE FI_PROVIDER SHMEM_OFI_PROVIDER SHMEM_LOCAL \
-    SHMEM_LOCAL_OFF_PES SHMEM_AMO_ENGINE
+    SHMEM_LOCAL_OFF_PES SHMEM_AMO_ENGINE SHMEM_OFI_ATOMICS
 # The Open MPI twin too: TCP across the bridge, not the shared memory that
 # UCX finds between namespaces of one kernel. (Debian's MPICH is built on
 # UCX only, whose device scan reads the root namespace's /sys and finds no

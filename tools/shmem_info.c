@@ -1,9 +1,11 @@
 /*
  * shmem_info: what this Weft is and what it finds on this machine.
  *
- * Prints the version and build configuration, the libfabric providers (those
- * that offer what Weft needs, then everything), the hwloc topology, and the
- * environment table with the values in effect. It starts no job and needs
+ * Prints the version and build configuration, the transports and what each
+ * declares it can do, the libfabric providers (those that offer what Weft
+ * needs, with the atomics engine the ofi transport would declare for each,
+ * then everything), the hwloc topology, and the environment table with the
+ * values in effect. It starts no job and needs
  * no NIC or GPU: whatever is missing is reported as missing.
  */
 #include "config.h"
@@ -17,6 +19,8 @@
 
 #include "core/env.h"
 #include "core/error.h"
+#include "transports/ofi/ofi_caps.h"
+#include "transports/transport.h"
 
 static void usage(FILE *out)
 {
@@ -129,12 +133,21 @@ static const char *size_text(size_t n, char *buf, size_t len)
     return buf;
 }
 
-static void print_fi_list(const struct fi_info *list)
+/* Who would apply the atomics the ofi transport carries with provider p
+ * (SHMEM_OFI_ATOMICS applied): "cpu" or "nic". */
+static const char *fi_engine(const struct fi_info *p)
+{
+    return (shmt_ofi_caps_of(p) & SHMT_CAP_ATOMICS_CPU) ? "cpu" : "nic";
+}
+
+/* engine: add the "atomics by" column (entries usable by Weft only). */
+static void print_fi_list(const struct fi_info *list, int engine)
 {
     char modes[256], size[32];
 
-    printf("  %-20s %-5s %-20s %-16s %-3s %-7s %-12s %s\n", "provider", "ep",
-           "fabric", "domain", "rma", "atomics", "max_msg_size", "mr_mode");
+    printf("  %-20s %-5s %-20s %-16s %-3s %-7s %-12s %s%s\n", "provider", "ep",
+           "fabric", "domain", "rma", "atomics", "max_msg_size",
+           engine ? "atomics-by " : "", "mr_mode");
     for (const struct fi_info *p = list; p; p = p->next) {
         int mr = p->domain_attr->mr_mode;
 
@@ -143,17 +156,44 @@ static void print_fi_list(const struct fi_info *list)
         if (!fi_tostr_r(modes, sizeof(modes), &mr, FI_TYPE_MR_MODE) ||
             !modes[0])
             snprintf(modes, sizeof(modes), "%s", mr ? "?" : "none");
-        printf("  %-20s %-5s %-20s %-16s %-3s %-7s %-12s %s\n",
+        printf("  %-20s %-5s %-20s %-16s %-3s %-7s %-12s ",
                p->fabric_attr->prov_name, fi_ep_name(p->ep_attr->type),
                p->fabric_attr->name, p->domain_attr->name,
                (p->caps & FI_RMA) ? "yes" : "no",
                (p->caps & FI_ATOMIC) ? "yes" : "no",
-               size_text(p->ep_attr->max_msg_size, size, sizeof(size)), modes);
+               size_text(p->ep_attr->max_msg_size, size, sizeof(size)));
+        if (engine)
+            printf("%-10s ", fi_engine(p));
+        printf("%s\n", modes);
+    }
+}
+
+/* One line per transport: its name and the capabilities it declares
+ * (transports/transport.h). A transport whose answer depends on what it
+ * chooses at start-up (ofi: the provider) declares nothing before that. */
+static void print_transports(void)
+{
+    static const shmt_ops_t *const transports[] = {&shmt_local_ops,
+                                                   &shmt_ofi_ops};
+
+    printf("\nTransports (capabilities each declares)\n");
+    for (size_t i = 0; i < sizeof(transports) / sizeof(transports[0]); i++) {
+        unsigned caps = shmt_caps(transports[i]);
+        int n = 0;
+
+        printf("  %-8s", transports[i]->name);
+        for (int b = 0; b < SHMT_CAP_COUNT; b++)
+            if (caps & (1u << b))
+                printf("%s%s", n++ ? ", " : "", shmt_cap_name(b));
+        if (n == 0)
+            printf("set by the provider chosen at start-up; the atomics "
+                   "engine of each is the atomics-by column below");
+        printf("\n");
     }
 }
 
 /* Lists what fi_getinfo returns for hints (NULL: everything). */
-static void print_fi_query(const char *title, struct fi_info *hints)
+static void print_fi_query(const char *title, struct fi_info *hints, int engine)
 {
     struct fi_info *list = NULL;
     int ret;
@@ -169,7 +209,7 @@ static void print_fi_query(const char *title, struct fi_info *hints)
         printf("  fi_getinfo failed: %s\n", fi_strerror(-ret));
         return;
     }
-    print_fi_list(list);
+    print_fi_list(list, engine);
     fi_freeinfo(list);
 }
 
@@ -192,9 +232,9 @@ static void print_providers(void)
                                   FI_MR_ALLOCATED | FI_MR_PROV_KEY |
                                   FI_MR_ENDPOINT;
     print_fi_query("  Usable by Weft (FI_EP_RDM with FI_RMA | FI_ATOMIC):",
-                   hints);
+                   hints, 1);
     fi_freeinfo(hints);
-    print_fi_query("  All providers and endpoint types:", NULL);
+    print_fi_query("  All providers and endpoint types:", NULL, 0);
 }
 
 static int count_type(hwloc_topology_t topo, hwloc_obj_type_t type)
@@ -293,6 +333,7 @@ int main(int argc, char **argv)
     }
     print_build();
     print_runtime_versions();
+    print_transports();
     print_providers();
     print_topology();
     printf("\n");

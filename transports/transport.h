@@ -46,6 +46,48 @@ typedef enum shmi_seg_id {
 /* A transport's state for one context (libfabric: an endpoint + counters). */
 typedef struct shmt_ep shmt_ep_t;
 
+/*
+ * What a transport can do, as data (shmt_ops_t.caps). The core chooses from
+ * these bits, never from a transport's or provider's name.
+ *
+ * SHMT_CAP_LOAD_STORE  it reaches peers' memory with CPU loads and stores
+ *                      (the segments it maps are handed to the core, which
+ *                      then needs no call into the transport).
+ * SHMT_CAP_ATOMICS_CPU the atomics it carries are applied at the target by
+ *                      a CPU's atomic instructions, so they compose with CPU
+ *                      atomics that other PEs apply to the same word.
+ * SHMT_CAP_ATOMICS_NIC the atomics it carries are applied by the network
+ *                      device (or anything else that is not coherent with
+ *                      CPU atomics): a word it reaches must get every atomic
+ *                      through it, from every PE (one engine per word,
+ *                      docs/dataplane.md). A transport that carries atomics
+ *                      reports exactly one of the two ATOMICS bits; one that
+ *                      cannot tell reports NIC, the safe answer.
+ * SHMT_CAP_ORDERED     writes and atomics from one endpoint to one peer are
+ *                      applied in issue order, data included, so fence and
+ *                      put-with-signal need not wait for delivery.
+ * SHMT_CAP_HMEM        it reaches device (GPU) memory registered with it.
+ *
+ * Remote completion at quiet() is not a bit: the contract above asks it of
+ * every transport.
+ */
+#define SHMT_CAP_LOAD_STORE (1u << 0)
+#define SHMT_CAP_ATOMICS_CPU (1u << 1)
+#define SHMT_CAP_ATOMICS_NIC (1u << 2)
+#define SHMT_CAP_ORDERED (1u << 3)
+#define SHMT_CAP_HMEM (1u << 4)
+#define SHMT_CAP_COUNT 5
+
+/* The name of capability bit `bit` (0 .. SHMT_CAP_COUNT - 1), as logs and
+ * shmem_info print it. */
+static inline const char *shmt_cap_name(int bit)
+{
+    static const char *const names[SHMT_CAP_COUNT] = {
+        "load-store", "atomics-cpu", "atomics-nic", "ordered", "hmem"};
+
+    return bit >= 0 && bit < SHMT_CAP_COUNT ? names[bit] : "?";
+}
+
 typedef struct shmt_ops {
     size_t size;      /* sizeof(shmt_ops_t) the transport was built with */
     const char *name; /* "local", "ofi" */
@@ -104,7 +146,23 @@ typedef struct shmt_ops {
      * PE is inside shmem_init, driving progress), so the transport may give
      * up on it after a bounded time. NULL when there is nothing to do. */
     void (*started)(void);
+
+    /* What the transport can do here: SHMT_CAP_* bits. Valid from a
+     * successful init() to finalize() (a fabric's answer depends on the
+     * provider init() chose); the core asks once, at connect, never on the
+     * data path. Never NULL. A caller checks `size` first: a table built
+     * before this member existed has none, and is treated as declaring
+     * nothing (so its atomics count as NIC atomics). */
+    unsigned (*caps)(void);
 } shmt_ops_t;
+
+/* The transport's capabilities, or 0 for a table too old to have caps. */
+static inline unsigned shmt_caps(const shmt_ops_t *t)
+{
+    if (t->size < offsetof(shmt_ops_t, caps) + sizeof(t->caps))
+        return 0;
+    return t->caps();
+}
 
 /* The transports built into this library. */
 extern const shmt_ops_t shmt_local_ops;

@@ -5,13 +5,14 @@
  * word must be applied by one engine, or updates can be lost. The rule:
  *
  *  - a word mapped here is updated with CPU atomic instructions, unless
- *    shmi_dp_cpu_atomics is 0 (see path.c): that is the case when a fabric
- *    whose atomics run on the NIC is in use, and then every atomic, to any
- *    PE including this one, goes through the fabric;
- *  - a word that is not mapped here goes through the fabric. The providers
- *    that have no NIC atomics (shm, tcp;ofi_rxm, sockets) apply an atomic in
- *    the target process with CPU atomic instructions, so CPU atomics from
- *    on-node peers and fabric atomics from elsewhere compose.
+ *    shmi_dp_cpu_atomics is 0 (shmi_path_engine, path.c): that is the case
+ *    when the fabric in use does not declare SHMT_CAP_ATOMICS_CPU
+ *    (transports/transport.h), and then every atomic, to any PE including
+ *    this one, goes through the fabric;
+ *  - a word that is not mapped here goes through the fabric. A fabric that
+ *    declares CPU atomics applies them in the target process with CPU
+ *    atomic instructions, so CPU atomics from on-node peers and fabric
+ *    atomics from elsewhere compose.
  *
  * tests/dataplane/dp_amo_stress.c (cases dp_stress_mixed_*) checks that no
  * update is lost when PEs hit the same words through both paths at once.

@@ -37,10 +37,10 @@
 #endif
 
 /*
- * Atomic engine (path.c sets it at start-up, see shmi_paths_init):
- * 1 when atomics on a word mapped here may use CPU instructions. It is 0 when
- * a fabric with NIC atomics is in use (SHMEM_AMO_ENGINE=fabric, or auto with
- * a provider that does not apply atomics in software at the target): then
+ * Atomic engine (set once at connect by shmi_path_engine, path.c, from the
+ * capabilities the transports declare): 1 when atomics on a word mapped
+ * here may use CPU instructions. It is 0 when a fabric is in use that does
+ * not declare SHMT_CAP_ATOMICS_CPU, or with SHMEM_AMO_ENGINE=fabric: then
  * every atomic, even to this PE's own memory, goes through the fabric, the
  * one engine the NIC and all PEs share.
  */

@@ -106,4 +106,5 @@ tests_dataplane_dp_threads_LDADD = libweft.la -lpthread
 tests_dataplane_dp_ctx_invalid_SOURCES = tests/dataplane/dp_ctx_invalid.c tests/dataplane/dp_test.h
 tests_dataplane_dp_ctx_invalid_LDADD = libweft.la
 EXTRA_DIST += tests/dataplane/dataplane.cases
+EXTRA_DIST += tests/dataplane/engine.cases tests/dataplane/dp_engine.sh
 # -- end of the data plane block

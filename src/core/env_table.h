@@ -41,6 +41,8 @@ SHMI_ENV(OFI_MAX_MSG_SIZE, SIZE, "0", "transport",
          "Largest libfabric RMA message; longer puts/gets are split (0: the provider's max_msg_size)")
 SHMI_ENV(OFI_ORDERED, BOOL, "1", "transport",
          "Trust the provider's write/atomic ordering (msg_order WAW/RAW with data ordering): put-with-signal and fence then do not wait for delivery; 0 always waits")
+SHMI_ENV(OFI_ATOMICS, CHOICE, "auto", "transport",
+         "auto|cpu|nic: who applies the atomics that arrive through libfabric, as the ofi transport declares it (auto: the target's CPU for the software providers it knows, the NIC for any other, so every atomic then goes through libfabric); for tests, and for a provider Weft does not know")
 SHMI_ENV(OFI_BOUNCE, SIZE, "4k", "transport",
          "Blocking puts longer than the provider's inject size and up to this many bytes are copied to a registered buffer and return at once (completed by quiet); 0 disables")
 SHMI_ENV(WAIT_SPIN, INT, "2000", "transport",
@@ -50,7 +52,7 @@ SHMI_ENV(WAIT_SLEEP, CHOICE, "auto", "transport",
 SHMI_ENV(BIND, CHOICE, "none", "placement",
          "core|numa|none: bind each PE to a core or a NUMA domain near its NIC and GPU")
 SHMI_ENV(AMO_ENGINE, CHOICE, "auto", "transport",
-         "auto|cpu|fabric: who applies atomics on words mapped here when libfabric is in use (auto: CPU atomics unless the provider has NIC atomics)")
+         "auto|cpu|fabric: who applies atomics on words mapped here when libfabric is in use (auto: CPU atomics unless the transport declares NIC atomics, see SHMEM_OFI_ATOMICS; cpu is refused then, as it would put two engines on one word)")
 SHMI_ENV(LOCAL_OFF_PES, STRING, "", "transport",
          "For tests: comma list of PEs that reach all others through libfabric (as with SHMEM_LOCAL=0) while the rest keep load/store")
 SHMI_ENV(BARRIER_ALGORITHM, CHOICE, "auto", "collectives",

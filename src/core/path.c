@@ -192,35 +192,6 @@ static int shmi_path_local_off(int pe, int *any)
     return found;
 }
 
-/* Does the provider apply atomics in software, at the target, with CPU
- * atomic instructions? Unknown (chosen by preference) counts as yes: the
- * providers of a machine without a NIC of its own are all of that kind. */
-static int shmi_path_soft_atomics(void)
-{
-    static const char *const soft[] = {"shm",     "tcp",     "sockets", "udp",
-                                       "ofi_rxm", "ofi_rxd", NULL};
-    const char *prov = shmi_env.OFI_PROVIDER;
-    char name[64];
-
-    if (!*prov)
-        prov = getenv("FI_PROVIDER") ? getenv("FI_PROVIDER") : "";
-    if (!*prov)
-        return 1;
-    /* "tcp;ofi_rxm": every part must be a software provider. */
-    for (const char *p = prov; *p;) {
-        size_t n = strcspn(p, ";,");
-        int ok = 0;
-
-        snprintf(name, sizeof(name), "%.*s", (int)n, p);
-        for (int i = 0; soft[i]; i++)
-            ok |= strcmp(name, soft[i]) == 0;
-        if (!ok)
-            return 0;
-        p += n + (p[n] != '\0');
-    }
-    return 1;
-}
-
 /*
  * Will the local transport map every segment of every PE? Only on one node
  * with SHMEM_LOCAL=1, and only when this PE's data segment is shared (its
@@ -330,6 +301,54 @@ static void shmi_path_restore_local_off(void)
     }
 }
 
+/* caps as text ("load-store,atomics-cpu"), or "none". */
+static void shmi_path_caps_text(unsigned caps, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    snprintf(buf, len, "none");
+    for (int b = 0; b < SHMT_CAP_COUNT && used < len; b++)
+        if (caps & (1u << b))
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     used ? "," : "", shmt_cap_name(b));
+}
+
+/*
+ * The atomics engine of the words mapped here (shmi_dp_cpu_atomics), from
+ * the capabilities of the transports that reach them (docs/dataplane.md,
+ * "Atomic coherence"). The load/store transport applies CPU atomics; a word
+ * it maps may also be reached through the fabric (by PEs of other nodes, or
+ * of SHMEM_LOCAL_OFF_PES), so it keeps CPU atomics only when the fabric
+ * declares that it applies atomics with the target's CPU too. A fabric that
+ * declares NIC atomics, or nothing, gets every atomic (one engine per word).
+ * Decided once here: the data path reads the one flag.
+ */
+static int shmi_path_engine(void)
+{
+    const shmt_ops_t *f = shmi_state.fabric;
+    unsigned caps = f ? shmt_caps(f) : 0;
+    int cpu_ok = !f || ((caps & SHMT_CAP_ATOMICS_CPU) &&
+                        !(caps & SHMT_CAP_ATOMICS_NIC));
+    char text[128];
+
+    shmi_path_caps_text(caps, text, sizeof(text));
+    if (f && !cpu_ok && strcmp(shmi_env.AMO_ENGINE, "cpu") == 0) {
+        SHMI_LOG(SHMI_LOG_ERROR, "path",
+                 "SHMEM_AMO_ENGINE=cpu: the %s transport declares that it "
+                 "does not apply atomics with the target's CPU (%s), so CPU "
+                 "atomics on mapped words would race with the ones it "
+                 "applies; use SHMEM_AMO_ENGINE=auto or fabric",
+                 f->name, text);
+        return SHMI_EINVAL;
+    }
+    shmi_dp_cpu_atomics =
+        !f || (cpu_ok && strcmp(shmi_env.AMO_ENGINE, "fabric") != 0);
+    SHMI_LOG(SHMI_LOG_DEBUG, "path", "fabric %s (%s), atomics by %s",
+             f ? f->name : "none", text,
+             shmi_dp_cpu_atomics ? "CPU on mapped words" : "the fabric only");
+    return 0;
+}
+
 /* Sets shmi_dp_mixed and checks that every (PE, segment) has a path. */
 static int shmi_path_survey(void)
 {
@@ -386,13 +405,9 @@ int shmi_paths_connect(void)
             return ret;
     }
     shmi_path_apply_local_off();
-    shmi_dp_cpu_atomics = 1;
-    if (shmi_state.fabric && strcmp(shmi_env.AMO_ENGINE, "cpu") != 0)
-        shmi_dp_cpu_atomics = strcmp(shmi_env.AMO_ENGINE, "fabric") != 0 &&
-                              shmi_path_soft_atomics();
-    SHMI_LOG(SHMI_LOG_DEBUG, "path", "fabric %s, atomics by %s",
-             shmi_state.fabric ? shmi_state.fabric->name : "none",
-             shmi_dp_cpu_atomics ? "CPU on mapped words" : "the fabric only");
+    ret = shmi_path_engine();
+    if (ret)
+        return ret;
     return shmi_path_survey();
 }
 

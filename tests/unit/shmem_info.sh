@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # shmem_info: prints every section and works without a GPU or a usable NIC;
+# lists the transports with their capabilities;
 # --env reports a bad value by name and fails; --env-markdown is what
 # docs/env.md holds (regenerate it with `make env-doc` in the build
 # directory after changing src/core/env_table.h).
@@ -46,6 +47,27 @@ if [ -f "$S/docs/env.md" ]; then
 else
     fail "docs/env.md is missing"
 fi
+
+# Transports with what they declare (transports/transport.h), and the
+# atomics engine the ofi transport would declare for each usable provider:
+# software providers apply atomics with the target's CPU, any other counts
+# as NIC, SHMEM_OFI_ATOMICS overrides both.
+usable() { sed -n '/Usable by Weft/,/All providers/p' | grep -E '^  [a-z]' | grep -v '^  provider '; }
+out=$("$info" 2>&1)
+grep -Eq '^  local +load-store, atomics-cpu$' <<<"$out" ||
+    fail "no local transport line declaring load-store, atomics-cpu"
+grep -Eq '^  ofi +set by the provider chosen at start-up' <<<"$out" ||
+    fail "no ofi transport line"
+rows=$(usable <<<"$out")
+grep -Eq '^  (shm|tcp;ofi_rxm|sockets) .* cpu +[A-Za-z_|]+$' <<<"$rows" ||
+    fail "no software provider shown with CPU atomics: $rows"
+if grep -q '^  net ' <<<"$rows"; then
+    grep -Eq '^  net .* nic +[A-Za-z_|]+$' <<<"$rows" ||
+        fail "net, which the ofi transport does not list, is not shown as NIC"
+fi
+rows=$(SHMEM_OFI_ATOMICS=nic "$info" 2>&1 | usable)
+[ -n "$rows" ] && ! grep -Eq ' cpu +[A-Za-z_|]+$' <<<"$rows" ||
+    fail "SHMEM_OFI_ATOMICS=nic still shows CPU atomics: $rows"
 
 [ $fails = 0 ] && echo "shmem_info: all checks passed"
 [ $fails = 0 ]

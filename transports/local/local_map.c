@@ -142,6 +142,13 @@ int shmt_local_reachable(int pe, shmi_seg_id_t seg)
     return bases && bases[pe] != NULL;
 }
 
+/* Loads and stores into mapped segments; its atomics are the CPU's own
+ * (local_inline.h), whatever else reaches the same words. */
+static unsigned shmt_local_caps(void)
+{
+    return SHMT_CAP_LOAD_STORE | SHMT_CAP_ATOMICS_CPU;
+}
+
 const shmt_ops_t shmt_local_ops = {
     .size = sizeof(shmt_ops_t),
     .name = "local",
@@ -158,4 +165,5 @@ const shmt_ops_t shmt_local_ops = {
     .fence = shmt_local_fence,
     .quiet = shmt_local_quiet,
     .progress = shmt_local_progress,
+    .caps = shmt_local_caps,
 };

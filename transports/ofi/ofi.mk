@@ -2,6 +2,7 @@
 libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_dl.c \
 	transports/ofi/ofi_provider.c \
+	transports/ofi/ofi_caps.c \
 	transports/ofi/ofi_domain.c \
 	transports/ofi/ofi_ep.c \
 	transports/ofi/ofi_shm_region.c \
@@ -12,7 +13,7 @@ libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_signal.c \
 	transports/ofi/ofi_hmem.c \
 	transports/ofi/ofi_ops.c
-noinst_HEADERS += transports/ofi/ofi_internal.h
+noinst_HEADERS += transports/ofi/ofi_internal.h transports/ofi/ofi_caps.h
 
 # Tests of tests/ofi/ofi.cases: the transport driven directly (no shmem_init).
 check_PROGRAMS += tests/ofi/ofi_ops_test

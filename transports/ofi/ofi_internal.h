@@ -2,6 +2,7 @@
  * The libfabric transport's private state, shared by the files of
  * transports/ofi/ (one concept per file):
  *   ofi_provider.c  which provider and what to ask of it (fi_getinfo)
+ *   ofi_caps.c      what the chosen provider can do (SHMT_CAP_* bits)
  *   ofi_domain.c    fabric, domain, address vector, segment registration,
  *                   address/key exchange (init, connect, finalize)
  *   ofi_ep.c        endpoints with their counters and completion queue
@@ -51,6 +52,7 @@
 #include <rdma/fi_rma.h>
 
 #include "core/error.h"
+#include "transports/ofi/ofi_caps.h"
 #include "transports/transport.h"
 
 /* The libfabric API version Weft is written against. */

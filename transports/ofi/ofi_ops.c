@@ -24,4 +24,5 @@ const shmt_ops_t shmt_ofi_ops = {
     .progress = shmt_ofi_progress,
     .check_unused = shmt_ofi_check_unused,
     .started = shmt_ofi_started,
+    .caps = shmt_ofi_caps,
 };

@@ -1,0 +1,20 @@
+/*
+ * What the libfabric transport declares it can do (SHMT_CAP_* of
+ * transports/transport.h), from a provider's fi_info. Declared apart from
+ * ofi_internal.h so that tools/shmem_info can print the answer for every
+ * provider it lists with the same code the transport runs.
+ */
+#ifndef SHMT_OFI_CAPS_H
+#define SHMT_OFI_CAPS_H
+
+struct fi_info;
+
+/* The SHMT_CAP_* bits that follow from the provider of info alone (atomics
+ * engine, HMEM), with SHMEM_OFI_ATOMICS applied; ORDERED also depends on
+ * the job's settings and is added by the transport's caps(). */
+unsigned shmt_ofi_caps_of(const struct fi_info *info);
+
+/* The transport's caps (transports/transport.h): the chosen provider's. */
+unsigned shmt_ofi_caps(void);
+
+#endif /* SHMT_OFI_CAPS_H */
