@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "coll_test.h"
+#include "tests/common/check_pes.h"
 
 #define ROUNDS 200
 
@@ -113,11 +113,12 @@ static void check_active_set(int me, int n)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     int me = shmem_my_pe(), n = shmem_n_pes();
 
     check_barrier_all(me, n);
     check_sync_all(me, n);
     check_team_sync(me, n);
     check_active_set(me, n);
-    return coll_test_end("coll_barrier");
+    return check_pes_end("coll_barrier");
 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "coll_test.h"
+#include "tests/common/check_pes.h"
 #include "../gen/typed_lists.h"
 
 #define MAXCNT 8192 /* elements per PE block */
@@ -231,6 +231,7 @@ static void check_active_set(int log_stride, int size, int round)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     int me = shmem_my_pe(), n = shmem_n_pes();
 
     if (n > MAXPES) {
@@ -270,5 +271,5 @@ int main(void)
     shmem_barrier_all();
     shmem_free(src);
     shmem_free(dst);
-    return coll_test_end("coll_data");
+    return check_pes_end("coll_data");
 }

@@ -5,7 +5,7 @@
  * with shmem_test_lock polling, on a static lock and on heap locks whose
  * home PEs differ, and checks that a held lock makes shmem_test_lock fail.
  */
-#include "coll_test.h"
+#include "tests/common/check_pes.h"
 
 #define ITERS 300
 
@@ -24,6 +24,7 @@ static void critical(long *c)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     int me = shmem_my_pe(), n = shmem_n_pes();
     long *locks = shmem_calloc(4, sizeof(long));
 
@@ -73,5 +74,5 @@ int main(void)
     }
     shmem_barrier_all();
     shmem_free(locks);
-    return coll_test_end("coll_lock");
+    return check_pes_end("coll_lock");
 }

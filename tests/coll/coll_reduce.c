@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "coll_test.h"
+#include "tests/common/check_pes.h"
 #include "../gen/typed_lists.h"
 
 #define NMAX 600
@@ -252,6 +252,7 @@ static void run_active_set(int ls, int size)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     int n = shmem_n_pes();
     size_t bytes = NMAX * sizeof(long double _Complex);
     shmem_team_t even;
@@ -277,5 +278,5 @@ int main(void)
     shmem_free(sbuf);
     shmem_free(dbuf);
     shmem_free(wrk);
-    return coll_test_end("coll_reduce");
+    return check_pes_end("coll_reduce");
 }

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "coll_test.h"
+#include "tests/common/check_pes.h"
 #include "bench/bench_util.h"
 
 #define STATIC_N 65536
@@ -57,6 +57,7 @@ int main(int argc, char **argv)
     double limit = argc > 2 ? strtod(argv[2], NULL) : 0;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     int me = shmem_my_pe(), npes = shmem_n_pes();
     long *src = shmem_malloc(n * sizeof(long));
     long *dst = shmem_malloc(n * sizeof(long) * (size_t)npes);
@@ -103,5 +104,5 @@ int main(int argc, char **argv)
     shmem_free(src);
     shmem_free(dst);
     free(priv);
-    return coll_test_end("coll_reduce_large");
+    return check_pes_end("coll_reduce_large");
 }

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "coll_test.h"
+#include "tests/common/check_pes.h"
 
 static long dst[64];
 static int ival, ires;
@@ -245,6 +245,7 @@ static void check_predefined(int me, int n)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     int me = shmem_my_pe(), n = shmem_n_pes();
 
     check_predefined(me, n);
@@ -253,5 +254,5 @@ int main(void)
     check_2d(me, n);
     check_nested(me, n);
     check_reuse(me, n);
-    return coll_test_end("coll_teams");
+    return check_pes_end("coll_teams");
 }

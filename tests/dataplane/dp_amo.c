@@ -155,6 +155,7 @@ static void amo_contention(void)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -168,5 +169,5 @@ int main(void)
     WEFT_TYPES_AMO_BIT(CALL_BIT)
     amo_contention();
     shmem_free(hbuf);
-    return dp_test_end("dp_amo");
+    return check_pes_end("dp_amo");
 }

@@ -22,6 +22,7 @@ int main(void)
     double t0;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -78,5 +79,5 @@ int main(void)
     CHECK(*ncount == 2L * NINC);
     shmem_free(hcount);
     shmem_free(ncount);
-    return dp_test_end("dp_amo_stress");
+    return check_pes_end("dp_amo_stress");
 }

@@ -102,11 +102,12 @@ static void check_teams(int me, int npes)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     check_routines();
     check_teams(shmem_my_pe(), shmem_n_pes());
     /* the program goes on after all of it: the default context still works */
     shmem_int_p(&val_2, 7, shmem_my_pe());
     shmem_quiet();
     CHECK(val_2 == 7);
-    return dp_test_end("dp_ctx_invalid");
+    return check_pes_end("dp_ctx_invalid");
 }

@@ -103,6 +103,7 @@ int main(void)
     long *data, *flag;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -117,5 +118,5 @@ int main(void)
     (void)left;
     shmem_free(data);
     shmem_free(flag);
-    return dp_test_end("dp_order");
+    return check_pes_end("dp_order");
 }

@@ -208,6 +208,7 @@ static void rma_team_ctx(void)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -219,5 +220,5 @@ int main(void)
     rma_sized_and_static();
     rma_team_ctx();
     shmem_free(hbuf);
-    return dp_test_end("dp_rma");
+    return check_pes_end("dp_rma");
 }

@@ -143,6 +143,7 @@ int main(void)
     unsigned char *buf;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -161,5 +162,5 @@ int main(void)
     }
     shmem_free(buf);
     shmem_free(sig);
-    return dp_test_end("dp_signal");
+    return check_pes_end("dp_signal");
 }

@@ -54,6 +54,7 @@ int main(void)
         return 77;
     }
     me = shmem_my_pe();
+    check_set_pe(me, NULL);
     npes = shmem_n_pes();
     right = (me + 1) % npes;
     slots = shmem_calloc(NTHREADS * NOPS, sizeof(long));
@@ -78,5 +79,5 @@ int main(void)
         }
     shmem_free(slots);
     shmem_free(counter);
-    return dp_test_end("dp_threads");
+    return check_pes_end("dp_threads");
 }

@@ -16,8 +16,7 @@
 #include "core/backoff.h"
 #include "core/dataplane.h"
 #include "transports/local/local_inline.h"
-
-static int failures;
+#include "tests/common/check.h"
 
 /* Called through a function the compiler cannot see into, as the core calls
  * it (with pointers of unknown provenance). */
@@ -27,14 +26,6 @@ __attribute__((noipa)) static void amo_apply(void *p, shmi_amo_op_t op,
 {
     shmt_local_amo_apply(p, op, dt, v, c, f);
 }
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);    \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
 
 static uint64_t amo64(uint64_t *w, shmi_amo_op_t op, uint64_t v, uint64_t c)
 {
@@ -299,10 +290,5 @@ int main(void)
     test_wait_vectors();
     test_wait_blocking();
     test_wait_bad_cmp();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("dp_unit: all checks passed\n");
-    return 0;
+    return check_end("dp_unit");
 }

@@ -138,6 +138,7 @@ int main(void)
     long *flags;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -150,5 +151,5 @@ int main(void)
     wait_late(flags);
     shmem_free(w);
     shmem_free(flags);
-    return dp_test_end("dp_wait");
+    return check_pes_end("dp_wait");
 }

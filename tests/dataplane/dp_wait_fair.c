@@ -266,16 +266,17 @@ int main(void)
     int *flags;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     arrays = shmem_malloc(NARRAYS * MAXN * sizeof(uint64_t));
     flags = shmem_malloc((size_t)shmem_n_pes() * sizeof(int));
     CHECK(arrays != NULL && flags != NULL && shmem_n_pes() <= 31);
     if (arrays == NULL || flags == NULL || shmem_n_pes() > 31)
-        return dp_test_end("dp_wait_fair");
+        return check_pes_end("dp_wait_fair");
     for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++)
         local_checks(&forms[k], arrays);
     check_all_pes(flags, 1);
     check_all_pes(flags, 0);
     shmem_free(flags);
     shmem_free(arrays);
-    return dp_test_end("dp_wait_fair");
+    return check_pes_end("dp_wait_fair");
 }

@@ -43,11 +43,11 @@ static void round_trip(const char *what, unsigned char *d, size_t n, int r)
     shmem_barrier_all();
     memset(o, 0, n);
     shmem_getmem(o, d, n, me);
-    GT_CHECK(gt_diff(o, n, left, r) == n, "%s: put from PE %d", what, left);
+    CHECK_MSG(gt_diff(o, n, left, r) == n, "%s: put from PE %d", what, left);
     memset(o, 0, n);
     shmem_getmem(o, d, n, left);
-    GT_CHECK(gt_diff(o, n, (left + npes - 1) % npes, r) == n,
-             "%s: get from PE %d", what, left);
+    CHECK_MSG(gt_diff(o, n, (left + npes - 1) % npes, r) == n,
+              "%s: get from PE %d", what, left);
     free(h);
     free(o);
 }
@@ -56,11 +56,11 @@ static void test_malloc(void)
 {
     unsigned char *d = shmemx_malloc_device(N);
 
-    GT_CHECK(in_seg(d, SHMI_SEG_DEVICE), "shmemx_malloc_device: device heap");
+    CHECK_MSG(in_seg(d, SHMI_SEG_DEVICE), "shmemx_malloc_device: device heap");
     if (d)
         round_trip("shmemx_malloc_device", d, N, 1);
     shmem_free(d);
-    GT_CHECK(shmemx_malloc_device(0) == NULL, "size 0 gives NULL");
+    CHECK_MSG(shmemx_malloc_device(0) == NULL, "size 0 gives NULL");
 }
 
 /* A block dirtied and freed, then calloc'ed again: zeroes. */
@@ -73,20 +73,20 @@ static void test_calloc(void)
         round_trip("dirty", d, N, 2);
     shmem_free(d);
     z = shmemx_calloc_device(N / 8, 8);
-    GT_CHECK(in_seg(z, SHMI_SEG_DEVICE), "shmemx_calloc_device: device heap");
+    CHECK_MSG(in_seg(z, SHMI_SEG_DEVICE), "shmemx_calloc_device: device heap");
     if (z) {
         memset(o, 0xa5, N);
         shmem_getmem(o, z, N, me);
-        GT_CHECK(o[0] == 0 && memcmp(o, o + 1, N - 1) == 0,
-                 "shmemx_calloc_device gives zeroes");
+        CHECK_MSG(o[0] == 0 && memcmp(o, o + 1, N - 1) == 0,
+                  "shmemx_calloc_device gives zeroes");
         round_trip("shmemx_calloc_device", z, N, 3);
     }
     shmem_free(z);
-    GT_CHECK(shmemx_calloc_device(0, 8) == NULL &&
-                 shmemx_calloc_device(8, 0) == NULL,
-             "count or size 0 gives NULL");
-    GT_CHECK(shmemx_calloc_device(SIZE_MAX / 4, 8) == NULL,
-             "an overflowing count * size gives NULL");
+    CHECK_MSG(shmemx_calloc_device(0, 8) == NULL &&
+                  shmemx_calloc_device(8, 0) == NULL,
+              "count or size 0 gives NULL");
+    CHECK_MSG(shmemx_calloc_device(SIZE_MAX / 4, 8) == NULL,
+              "an overflowing count * size gives NULL");
     free(o);
 }
 
@@ -102,18 +102,18 @@ static void test_align(void)
             void *p = pad ? shmemx_malloc_device(pad * 64) : NULL;
             unsigned char *d = shmemx_align_device(a, 100);
 
-            GT_CHECK(in_seg(d, SHMI_SEG_DEVICE) && (uintptr_t)d % a == 0,
-                     "shmemx_align_device(%zu) after %zu bytes: %p", a,
-                     pad * 64, (void *)d);
+            CHECK_MSG(in_seg(d, SHMI_SEG_DEVICE) && (uintptr_t)d % a == 0,
+                      "shmemx_align_device(%zu) after %zu bytes: %p", a,
+                      pad * 64, (void *)d);
             if (d && a == max && pad == 1)
                 round_trip("shmemx_align_device", d, 100, 4);
             shmem_free(d);
             shmem_free(p);
         }
-    GT_CHECK(shmemx_align_device(3, 100) == NULL, "alignment 3 gives NULL");
-    GT_CHECK(shmemx_align_device(0, 100) == NULL, "alignment 0 gives NULL");
-    GT_CHECK(shmemx_align_device(2 * max, 100) == NULL,
-             "alignment %zu (above %zu) gives NULL", 2 * max, max);
+    CHECK_MSG(shmemx_align_device(3, 100) == NULL, "alignment 3 gives NULL");
+    CHECK_MSG(shmemx_align_device(0, 100) == NULL, "alignment 0 gives NULL");
+    CHECK_MSG(shmemx_align_device(2 * max, 100) == NULL,
+              "alignment %zu (above %zu) gives NULL", 2 * max, max);
 }
 
 /* The device heap still works after the refusals; host memory stays host
@@ -124,9 +124,9 @@ static void test_after(void)
     void *h = shmem_malloc_with_hints(N, 1L << 16);
     void *m = shmem_malloc_with_hints(N, -1);
 
-    GT_CHECK(in_seg(d, SHMI_SEG_DEVICE), "device heap usable afterwards");
-    GT_CHECK(in_seg(h, SHMI_SEG_HEAP) && in_seg(m, SHMI_SEG_HEAP),
-             "hints give host heap memory (%p, %p)", h, m);
+    CHECK_MSG(in_seg(d, SHMI_SEG_DEVICE), "device heap usable afterwards");
+    CHECK_MSG(in_seg(h, SHMI_SEG_HEAP) && in_seg(m, SHMI_SEG_HEAP),
+              "hints give host heap memory (%p, %p)", h, m);
     shmem_free(m);
     shmem_free(h);
     shmem_free(d);
@@ -137,17 +137,18 @@ static int test_none(void)
 {
     void *h = shmem_malloc_with_hints(N, -1);
 
-    GT_CHECK(shmemx_malloc_device(N) == NULL, "malloc_device without heap");
-    GT_CHECK(shmemx_calloc_device(N, 1) == NULL, "calloc_device without heap");
-    GT_CHECK(shmemx_align_device(64, N) == NULL, "align_device without heap");
-    GT_CHECK(in_seg(h, SHMI_SEG_HEAP), "hints give host memory");
+    CHECK_MSG(shmemx_malloc_device(N) == NULL, "malloc_device without heap");
+    CHECK_MSG(shmemx_calloc_device(N, 1) == NULL, "calloc_device without heap");
+    CHECK_MSG(shmemx_align_device(64, N) == NULL, "align_device without heap");
+    CHECK_MSG(in_seg(h, SHMI_SEG_HEAP), "hints give host memory");
     shmem_free(h);
-    return gt_finish("device_alloc (no device heap)");
+    return check_pes_end("device_alloc (no device heap)");
 }
 
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -158,5 +159,5 @@ int main(void)
     test_calloc();
     test_align();
     test_after();
-    return gt_finish("device_alloc");
+    return check_pes_end("device_alloc");
 }

@@ -48,7 +48,7 @@ static uint64_t *gather_sorted(const uint64_t *mine, size_t n)
 {
     uint64_t *sym = shmem_malloc((size_t)npes * n * sizeof(uint64_t)), *all;
 
-    GT_CHECK(sym != NULL, "gather buffer");
+    CHECK_MSG(sym != NULL, "gather buffer");
     shmem_barrier_all();
     shmem_putmem(sym + (size_t)me * n, mine, n * sizeof(uint64_t), 0);
     shmem_barrier_all();
@@ -79,15 +79,15 @@ static void test_fetch_add(uint64_t *ctr)
                 got[k] = v;
         }
     for (int k = 1; k < K; k++)
-        GT_CHECK(got[k] > got[k - 1], "fetch_add from one PE not increasing");
+        CHECK_MSG(got[k] > got[k - 1], "fetch_add from one PE not increasing");
     all = gather_sorted(got, K);
     shmem_barrier_all();
-    GT_CHECK(dev_u64(ctr) == total, "fetch_add total %llu (want %zu)",
-             (unsigned long long)dev_u64(ctr), total);
+    CHECK_MSG(dev_u64(ctr) == total, "fetch_add total %llu (want %zu)",
+              (unsigned long long)dev_u64(ctr), total);
     for (size_t i = 0; all && i < total; i++)
         if (all[i] != i) {
-            GT_CHECK(0, "fetch_add values: #%zu is %llu", i,
-                     (unsigned long long)all[i]);
+            CHECK_MSG(0, "fetch_add values: #%zu is %llu", i,
+                      (unsigned long long)all[i]);
             break;
         }
     free(all);
@@ -118,15 +118,15 @@ static void test_cswap(uint64_t *w64, int32_t *w32)
         }
     all = gather_sorted(won, K);
     shmem_barrier_all();
-    GT_CHECK(dev_u64(w64) == total, "cswap counter %llu (want %zu)",
-             (unsigned long long)dev_u64(w64), total);
-    GT_CHECK(shmem_int32_atomic_fetch(w32, me) == (int32_t)total,
-             "32-bit cswap counter %d (want %zu)",
-             shmem_int32_atomic_fetch(w32, me), total);
+    CHECK_MSG(dev_u64(w64) == total, "cswap counter %llu (want %zu)",
+              (unsigned long long)dev_u64(w64), total);
+    CHECK_MSG(shmem_int32_atomic_fetch(w32, me) == (int32_t)total,
+              "32-bit cswap counter %d (want %zu)",
+              shmem_int32_atomic_fetch(w32, me), total);
     for (size_t i = 0; all && i < total; i++)
         if (all[i] != i) {
-            GT_CHECK(0, "cswap old values: #%zu is %llu", i,
-                     (unsigned long long)all[i]);
+            CHECK_MSG(0, "cswap old values: #%zu is %llu", i,
+                      (unsigned long long)all[i]);
             break;
         }
     free(all);
@@ -154,8 +154,8 @@ static void test_swap(uint64_t *w)
             uint64_t want = i < (size_t)npes ? 0 : i - (size_t)npes + 1;
 
             if (all[i] != want) {
-                GT_CHECK(0, "swap values: #%zu is %llu (want %llu)", i,
-                         (unsigned long long)all[i], (unsigned long long)want);
+                CHECK_MSG(0, "swap values: #%zu is %llu (want %llu)", i,
+                          (unsigned long long)all[i], (unsigned long long)want);
                 break;
             }
         }
@@ -179,11 +179,11 @@ static void test_inc(uint64_t *w64, int *wi)
         }
     shmem_quiet();
     shmem_barrier_all();
-    GT_CHECK(dev_u64(w64) == total, "inc total %llu (want %zu)",
-             (unsigned long long)dev_u64(w64), total);
-    GT_CHECK(shmem_int_atomic_fetch(wi, me) == (int)(2 * total),
-             "int inc total %d (want %zu)", shmem_int_atomic_fetch(wi, me),
-             2 * total);
+    CHECK_MSG(dev_u64(w64) == total, "inc total %llu (want %zu)",
+              (unsigned long long)dev_u64(w64), total);
+    CHECK_MSG(shmem_int_atomic_fetch(wi, me) == (int)(2 * total),
+              "int inc total %d (want %zu)", shmem_int_atomic_fetch(wi, me),
+              2 * total);
 }
 
 static void check_route(void)
@@ -192,13 +192,13 @@ static void check_route(void)
     const char *fab = getenv("GT_EXPECT_FABRIC");
 
     if (svc)
-        GT_CHECK(shmi_device_svc_up() == atoi(svc),
-                 "device service %s, expected %s",
-                 shmi_device_svc_up() ? "running" : "not running", svc);
+        CHECK_MSG(shmi_device_svc_up() == atoi(svc),
+                  "device service %s, expected %s",
+                  shmi_device_svc_up() ? "running" : "not running", svc);
     if (fab)
-        GT_CHECK((shmi_state.fabric != NULL) == atoi(fab),
-                 "libfabric %s, expected %s",
-                 shmi_state.fabric ? "in use" : "not in use", fab);
+        CHECK_MSG((shmi_state.fabric != NULL) == atoi(fab),
+                  "libfabric %s, expected %s",
+                  shmi_state.fabric ? "in use" : "not in use", fab);
 }
 
 int main(void)
@@ -206,14 +206,15 @@ int main(void)
     uint64_t *w;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     w = shmemx_malloc_device(8 * sizeof(uint64_t));
     if (!w && !shmi_device_backend())
         return gt_skip_no_device_heap();
-    GT_CHECK(w != NULL, "device words");
+    CHECK_MSG(w != NULL, "device words");
     if (!w)
-        return gt_finish("device_amo");
+        return check_pes_end("device_amo");
     check_route();
     shmem_barrier_all();
     test_fetch_add(&w[0]);
@@ -221,9 +222,9 @@ int main(void)
     test_swap(&w[3]);
     test_inc(&w[4], (int *)&w[5]);
     if (shmi_device_svc_up() && npes > 1)
-        GT_CHECK(shmi_device_svc_served() > 0,
-                 "the device service served no request");
+        CHECK_MSG(shmi_device_svc_served() > 0,
+                  "the device service served no request");
     shmem_barrier_all();
     shmem_free(w);
-    return gt_finish("device_amo");
+    return check_pes_end("device_amo");
 }

@@ -31,7 +31,7 @@ static void test_rma(size_t n, int r)
     unsigned char *hsym = shmem_malloc(n);
     size_t d;
 
-    GT_CHECK(dsrc && ddst && hsym, "buffers of %zu bytes", n);
+    CHECK_MSG(dsrc && ddst && hsym, "buffers of %zu bytes", n);
     gt_fill(h, n, me, r);
     shmem_putmem(dsrc, h, n, me); /* host -> own device heap */
     shmem_barrier_all();
@@ -40,17 +40,17 @@ static void test_rma(size_t n, int r)
     shmem_quiet();
     shmem_barrier_all();
     o = readback(ddst, n);
-    GT_CHECK((d = gt_diff(o, n, left, r)) == n, "device put, byte %zu", d);
-    GT_CHECK((d = gt_diff(hsym, n, left, r)) == n,
-             "device-to-host put, byte %zu", d);
+    CHECK_MSG((d = gt_diff(o, n, left, r)) == n, "device put, byte %zu", d);
+    CHECK_MSG((d = gt_diff(hsym, n, left, r)) == n,
+              "device-to-host put, byte %zu", d);
     free(o);
     shmem_getmem_nbi(ddst, hsym, n, right); /* host heap -> device */
     shmem_quiet();
     o = readback(ddst, n);
-    GT_CHECK((d = gt_diff(o, n, me, r)) == n, "get into device, byte %zu", d);
+    CHECK_MSG((d = gt_diff(o, n, me, r)) == n, "get into device, byte %zu", d);
     memset(o, 0, n);
     shmem_getmem(o, dsrc, n, right); /* device heap -> host */
-    GT_CHECK((d = gt_diff(o, n, right, r)) == n, "device get, byte %zu", d);
+    CHECK_MSG((d = gt_diff(o, n, right, r)) == n, "device get, byte %zu", d);
     free(o);
     shmem_barrier_all();
     shmem_free(hsym);
@@ -69,7 +69,7 @@ static void test_typed_large(void)
     long *dw = shmemx_malloc_device(ne * sizeof(long));
     size_t bad = 0, first = ne;
 
-    GT_CHECK(dv && dw, "device arrays of %zu longs", ne);
+    CHECK_MSG(dv && dw, "device arrays of %zu longs", ne);
     for (size_t i = 0; i < ne; i++)
         h[i] = (long)(i * 2654435761u) ^ ((long)me << 40);
     shmem_barrier_all();
@@ -82,13 +82,13 @@ static void test_typed_large(void)
             bad++;
             first = first < i ? first : i;
         }
-    GT_CHECK(bad == 0, "%zu of %zu longs wrong, first at %zu", bad, ne, first);
+    CHECK_MSG(bad == 0, "%zu of %zu longs wrong, first at %zu", bad, ne, first);
     free(o);
     o = (long *)readback(dv, ne * sizeof(long));
     bad = 0;
     for (size_t i = 0; i < ne; i++)
         bad += o[i] != ((long)(i * 2654435761u) ^ ((long)left << 40));
-    GT_CHECK(bad == 0, "%zu of %zu longs put by PE %d wrong", bad, ne, left);
+    CHECK_MSG(bad == 0, "%zu of %zu longs put by PE %d wrong", bad, ne, left);
     free(o);
     shmem_barrier_all();
     shmem_free(dw);
@@ -109,7 +109,7 @@ static void test_strided(void)
     shmem_barrier_all();
     shmem_int_iget(out, dv, 1, 2, NE, me);
     for (int i = 0; i < NE; i++)
-        GT_CHECK(out[i] == left * 1000 + i, "iput element %d: %d", i, out[i]);
+        CHECK_MSG(out[i] == left * 1000 + i, "iput element %d: %d", i, out[i]);
     shmem_barrier_all();
     shmem_free(dv);
 }
@@ -127,16 +127,16 @@ static void test_amo(void)
             shmem_uint64_atomic_fetch_add(ctr, 1, pe);
     shmem_barrier_all();
     v = shmem_uint64_atomic_fetch(ctr, me);
-    GT_CHECK(v == cmp, "device counter %llu", (unsigned long long)v);
+    CHECK_MSG(v == cmp, "device counter %llu", (unsigned long long)v);
     shmem_barrier_all();
     (void)shmem_uint64_atomic_compare_swap(ctr, cmp, 1000 + (uint64_t)me, 0);
     shmem_int_atomic_set(iw, 40 + me, right);
     shmem_int_atomic_inc(iw, right);
     shmem_barrier_all();
     v = shmem_uint64_atomic_fetch(ctr, 0);
-    GT_CHECK(v >= 1000 && v < 1000 + (uint64_t)npes, "cswap %llu",
-             (unsigned long long)v);
-    GT_CHECK(shmem_int_atomic_fetch(iw, me) == 41 + left, "int set+inc");
+    CHECK_MSG(v >= 1000 && v < 1000 + (uint64_t)npes, "cswap %llu",
+              (unsigned long long)v);
+    CHECK_MSG(shmem_int_atomic_fetch(iw, me) == 41 + left, "int set+inc");
     shmem_barrier_all();
     shmem_free(ctr);
 }
@@ -154,20 +154,20 @@ static void test_signal(size_t n)
     shmem_putmem(dsrc, h, n, me);
     shmem_barrier_all();
     shmem_putmem_signal(ddst, dsrc, n, dsig, 2, SHMEM_SIGNAL_ADD, right);
-    GT_CHECK(shmem_signal_wait_until(dsig, SHMEM_CMP_EQ, 2) == 2,
-             "device signal");
+    CHECK_MSG(shmem_signal_wait_until(dsig, SHMEM_CMP_EQ, 2) == 2,
+              "device signal");
     o = readback(ddst, n);
-    GT_CHECK(gt_diff(o, n, left, 5) == n, "data before the device signal");
+    CHECK_MSG(gt_diff(o, n, left, 5) == n, "data before the device signal");
     free(o);
     shmem_barrier_all(); /* every PE saw 2 before anyone adds more */
     shmem_uint64_atomic_add(dsig, 1, right); /* signal_add on device */
-    GT_CHECK(shmem_signal_wait_until(dsig, SHMEM_CMP_GE, 3) == 3,
-             "atomic add on a device signal");
-    GT_CHECK(shmem_signal_fetch(dsig) == 3, "signal fetch");
+    CHECK_MSG(shmem_signal_wait_until(dsig, SHMEM_CMP_GE, 3) == 3,
+              "atomic add on a device signal");
+    CHECK_MSG(shmem_signal_fetch(dsig) == 3, "signal fetch");
     shmem_putmem_signal_nbi(hdst, dsrc, n, hsig, 7, SHMEM_SIGNAL_SET, right);
-    GT_CHECK(shmem_signal_wait_until(hsig, SHMEM_CMP_EQ, 7) == 7,
-             "host signal");
-    GT_CHECK(gt_diff(hdst, n, left, 5) == n, "data before the host signal");
+    CHECK_MSG(shmem_signal_wait_until(hsig, SHMEM_CMP_EQ, 7) == 7,
+              "host signal");
+    CHECK_MSG(gt_diff(hdst, n, left, 5) == n, "data before the host signal");
     shmem_quiet();
     shmem_barrier_all();
     shmem_free(hdst);
@@ -183,6 +183,7 @@ int main(void)
     void *probe;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -191,7 +192,7 @@ int main(void)
     if (!probe) {
         return gt_skip_no_device_heap();
     }
-    GT_CHECK(shmem_ptr(probe, me) == probe, "shmem_ptr on own device heap");
+    CHECK_MSG(shmem_ptr(probe, me) == probe, "shmem_ptr on own device heap");
     shmem_free(probe);
     test_rma(8, 0);
     test_rma(BIG, 1);
@@ -200,5 +201,5 @@ int main(void)
     test_amo();
     test_signal(64);
     test_signal(BIG);
-    return gt_finish("device_api");
+    return check_pes_end("device_api");
 }

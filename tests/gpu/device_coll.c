@@ -80,10 +80,10 @@ static void expect(const char *what, const int *got, const int *want, size_t n)
     for (size_t i = 0; i < n; i++)
         if (got[i] != want[i] && bad++ == 0)
             first = i;
-    GT_CHECK(bad == 0,
-             "%s: %zu of %zu elements differ, first [%zu] = %d, "
-             "want %d",
-             what, bad, n, first, got[first], want[first]);
+    CHECK_MSG(bad == 0,
+              "%s: %zu of %zu elements differ, first [%zu] = %d, "
+              "want %d",
+              what, bad, n, first, got[first], want[first]);
 }
 
 /* Every member has read its results before anyone writes a dest again. */
@@ -352,6 +352,7 @@ int main(int argc, char **argv)
     void *probe;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     probe = shmemx_malloc_device(64);
@@ -385,5 +386,5 @@ int main(int argc, char **argv)
     if (half.team != SHMEM_TEAM_INVALID)
         shmem_team_destroy(half.team);
     shmem_free(probe);
-    return gt_finish("device_coll");
+    return check_pes_end("device_coll");
 }

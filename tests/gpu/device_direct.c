@@ -40,8 +40,8 @@ static size_t dev_off(const void *p)
 {
     size_t off = 0;
 
-    GT_CHECK(shmi_seg_lookup(p, 1, &off) == SHMI_SEG_DEVICE,
-             "%p is in the device segment", p);
+    CHECK_MSG(shmi_seg_lookup(p, 1, &off) == SHMI_SEG_DEVICE,
+              "%p is in the device segment", p);
     return off;
 }
 
@@ -49,19 +49,19 @@ static size_t host_off(const void *p)
 {
     size_t off = 0;
 
-    GT_CHECK(shmi_seg_lookup(p, 1, &off) == SHMI_SEG_HEAP,
-             "%p is in the host heap", p);
+    CHECK_MSG(shmi_seg_lookup(p, 1, &off) == SHMI_SEG_HEAP,
+              "%p is in the host heap", p);
     return off;
 }
 
 static void dev_write(void *dev, const void *host, size_t n)
 {
-    GT_CHECK(g->copy(dev, host, n, SHMI_GPU_H2D) == 0, "H2D copy");
+    CHECK_MSG(g->copy(dev, host, n, SHMI_GPU_H2D) == 0, "H2D copy");
 }
 
 static void dev_read(void *host, const void *dev, size_t n)
 {
-    GT_CHECK(g->copy(host, dev, n, SHMI_GPU_D2H) == 0, "D2H copy");
+    CHECK_MSG(g->copy(host, dev, n, SHMI_GPU_D2H) == 0, "D2H copy");
 }
 
 /* Same offsets everywhere, reuse after free, exhaustion alike, realloc
@@ -75,39 +75,39 @@ static void test_alloc(void)
     char *b = shmemx_malloc_device(4096);
     char *c;
 
-    GT_CHECK(a && b && a != b, "two device blocks");
-    GT_CHECK(((uintptr_t)a & 63) == 0 && ((uintptr_t)b & 63) == 0,
-             "blocks are cache-line aligned");
-    GT_CHECK(shmi_device_touches(a, 1) && !shmi_device_touches(buf, 1),
-             "shmi_device_touches tells device from host memory");
+    CHECK_MSG(a && b && a != b, "two device blocks");
+    CHECK_MSG(((uintptr_t)a & 63) == 0 && ((uintptr_t)b & 63) == 0,
+              "blocks are cache-line aligned");
+    CHECK_MSG(shmi_device_touches(a, 1) && !shmi_device_touches(buf, 1),
+              "shmi_device_touches tells device from host memory");
     offs[0] = dev_off(a);
     offs[1] = dev_off(b);
     shmem_barrier_all();
     shmem_getmem(root, offs, sizeof(root), 0);
-    GT_CHECK(root[0] == offs[0] && root[1] == offs[1],
-             "same device offsets as PE 0");
+    CHECK_MSG(root[0] == offs[0] && root[1] == offs[1],
+              "same device offsets as PE 0");
     shmem_free(a);
     c = shmemx_malloc_device(1000);
-    GT_CHECK(c == a, "a freed block is reused (%p, %p)", (void *)c, (void *)a);
-    GT_CHECK(shmemx_malloc_device(big) == NULL,
-             "more than the device heap gives NULL");
+    CHECK_MSG(c == a, "a freed block is reused (%p, %p)", (void *)c, (void *)a);
+    CHECK_MSG(shmemx_malloc_device(big) == NULL,
+              "more than the device heap gives NULL");
     gt_fill(buf, sizeof(buf), me, 1);
     dev_write(b, buf, sizeof(buf));
     b = shmem_realloc(b, 3 * 1024 * 1024);
-    GT_CHECK(b && shmi_device_heap_contains(b), "device realloc");
+    CHECK_MSG(b && shmi_device_heap_contains(b), "device realloc");
     dev_read(out, b, sizeof(out));
-    GT_CHECK(gt_diff(out, sizeof(out), me, 1) == sizeof(out),
-             "realloc keeps the data");
+    CHECK_MSG(gt_diff(out, sizeof(out), me, 1) == sizeof(out),
+              "realloc keeps the data");
     shmem_free(b);
     b = shmemx_malloc_device(3 * 1024 * 1024);
     dev_read(out, b, sizeof(out));
-    GT_CHECK(out[0] == 0 && memcmp(out, out + 1, sizeof(out) - 1) == 0,
-             "freed device memory reads as zero");
-    GT_CHECK(shmem_ptr(b, me) == b, "shmem_ptr on self");
-    GT_CHECK(shmem_ptr(b, right) != NULL &&
-                 (right == me || shmem_ptr(b, right) != b),
-             "shmem_ptr on a PE of this node maps its device heap");
-    GT_CHECK(shmem_addr_accessible(b, right), "device heap accessible");
+    CHECK_MSG(out[0] == 0 && memcmp(out, out + 1, sizeof(out) - 1) == 0,
+              "freed device memory reads as zero");
+    CHECK_MSG(shmem_ptr(b, me) == b, "shmem_ptr on self");
+    CHECK_MSG(shmem_ptr(b, right) != NULL &&
+                  (right == me || shmem_ptr(b, right) != b),
+              "shmem_ptr on a PE of this node maps its device heap");
+    CHECK_MSG(shmem_addr_accessible(b, right), "device heap accessible");
     shmem_free(b);
     shmem_free(c);
 }
@@ -138,18 +138,18 @@ static void test_alloc_pattern(void)
     offs[NB] = nfull;
     shmem_barrier_all();
     shmem_getmem(root, offs, sizeof(offs), 0);
-    GT_CHECK(memcmp(root, offs, sizeof(offs)) == 0,
-             "same offsets and same exhaustion point as PE 0");
-    GT_CHECK(nfull > 0, "1 MiB blocks until the heap is full (%zu)", nfull);
+    CHECK_MSG(memcmp(root, offs, sizeof(offs)) == 0,
+              "same offsets and same exhaustion point as PE 0");
+    CHECK_MSG(nfull > 0, "1 MiB blocks until the heap is full (%zu)", nfull);
     while (nfull > 0)
         shmem_free(full[--nfull]);
     for (int i = 0; i < NB; i++)
         shmem_free(blk[i]);
     shmi_device_heap_stats(&st);
-    GT_CHECK(st.in_use == 0 && st.n_blocks == 0 && st.largest_free == st.size,
-             "everything freed coalesces (%zu in use, largest free %zu of "
-             "%zu)",
-             st.in_use, st.largest_free, st.size);
+    CHECK_MSG(st.in_use == 0 && st.n_blocks == 0 && st.largest_free == st.size,
+              "everything freed coalesces (%zu in use, largest free %zu of "
+              "%zu)",
+              st.in_use, st.largest_free, st.size);
     free(full);
     free(root);
 }
@@ -165,35 +165,35 @@ static void test_rma(size_t n, int round)
     size_t d;
     int ret;
 
-    GT_CHECK(dsrc && ddst && hsym, "buffers of %zu bytes", n);
+    CHECK_MSG(dsrc && ddst && hsym, "buffers of %zu bytes", n);
     gt_fill(h, n, me, round);
     dev_write(dsrc, h, n);
     shmem_barrier_all();
     /* device -> device heap of the right neighbour */
     ret = shmi_device_put(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), dsrc,
                           n, 0);
-    GT_CHECK(ret == 0, "D2D put: %d", ret);
+    CHECK_MSG(ret == 0, "D2D put: %d", ret);
     /* device -> host heap of the right neighbour (staged without LOCAL) */
     ret = shmi_device_put(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), dsrc, n,
                           1);
-    GT_CHECK(ret == 0, "device-to-host put: %d", ret);
+    CHECK_MSG(ret == 0, "device-to-host put: %d", ret);
     shmem_quiet();
     shmem_barrier_all();
     dev_read(o, ddst, n);
-    GT_CHECK((d = gt_diff(o, n, left, round)) == n, "D2D put, byte %zu", d);
-    GT_CHECK((d = gt_diff(hsym, n, left, round)) == n,
-             "device-to-host put, byte %zu", d);
+    CHECK_MSG((d = gt_diff(o, n, left, round)) == n, "D2D put, byte %zu", d);
+    CHECK_MSG((d = gt_diff(hsym, n, left, round)) == n,
+              "device-to-host put, byte %zu", d);
     /* get: device heap of right -> host; host heap of right -> device */
     memset(o, 0, n);
     ret =
         shmi_device_get(R, ctx, right, SHMI_SEG_DEVICE, dev_off(dsrc), o, n, 0);
-    GT_CHECK(ret == 0 && (d = gt_diff(o, n, right, round)) == n,
-             "get from a device heap into host memory (%d)", ret);
+    CHECK_MSG(ret == 0 && (d = gt_diff(o, n, right, round)) == n,
+              "get from a device heap into host memory (%d)", ret);
     ret = shmi_device_get(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), ddst, n,
                           0);
     dev_read(o, ddst, n);
-    GT_CHECK(ret == 0 && (d = gt_diff(o, n, me, round)) == n,
-             "get from a host heap into device memory (%d), byte %zu", ret, d);
+    CHECK_MSG(ret == 0 && (d = gt_diff(o, n, me, round)) == n,
+              "get from a host heap into device memory (%d), byte %zu", ret, d);
     shmem_barrier_all();
     /* host private buffer -> device heap of the right neighbour */
     gt_fill(h, n, me, round + 1);
@@ -201,8 +201,8 @@ static void test_rma(size_t n, int round)
         shmi_device_put(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), h, n, 0);
     shmem_barrier_all();
     dev_read(o, ddst, n);
-    GT_CHECK(ret == 0 && (d = gt_diff(o, n, left, round + 1)) == n,
-             "host-to-device put (%d), byte %zu", ret, d);
+    CHECK_MSG(ret == 0 && (d = gt_diff(o, n, left, round + 1)) == n,
+              "host-to-device put (%d), byte %zu", ret, d);
     shmem_barrier_all();
     shmem_free(hsym);
     shmem_free(ddst);
@@ -223,36 +223,36 @@ static void test_amo(void)
     shmem_barrier_all();
     for (int k = 0; k < K; k++)
         for (int pe = 0; pe < npes; pe++)
-            GT_CHECK(shmi_device_amo(R, ctx, pe, SHMI_SEG_DEVICE, off,
-                                     SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &one,
-                                     NULL, &old, 0) == 0,
-                     "fetch-add");
+            CHECK_MSG(shmi_device_amo(R, ctx, pe, SHMI_SEG_DEVICE, off,
+                                      SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &one,
+                                      NULL, &old, 0) == 0,
+                      "fetch-add");
     shmem_barrier_all();
     dev_read(&v, ctr, 8);
-    GT_CHECK(v == (uint64_t)K * npes, "counter %llu, expected %llu",
-             (unsigned long long)v, (unsigned long long)K * npes);
+    CHECK_MSG(v == (uint64_t)K * npes, "counter %llu, expected %llu",
+              (unsigned long long)v, (unsigned long long)K * npes);
     shmem_barrier_all();
     /* compare-and-swap: exactly one PE wins on PE 0's word */
     cmp = (uint64_t)K * npes;
     nw = 1000 + (uint64_t)me;
-    GT_CHECK(shmi_device_amo(R, ctx, 0, SHMI_SEG_DEVICE, off, SHMI_AMO_CSWAP,
-                             SHMI_DT_UINT64, &nw, &cmp, &old, 0) == 0,
-             "cswap");
+    CHECK_MSG(shmi_device_amo(R, ctx, 0, SHMI_SEG_DEVICE, off, SHMI_AMO_CSWAP,
+                              SHMI_DT_UINT64, &nw, &cmp, &old, 0) == 0,
+              "cswap");
     shmem_barrier_all();
     if (me == 0) {
         dev_read(&v, ctr, 8);
-        GT_CHECK(v >= 1000 && v < 1000 + (uint64_t)npes, "cswap winner %llu",
-                 (unsigned long long)v);
+        CHECK_MSG(v >= 1000 && v < 1000 + (uint64_t)npes, "cswap winner %llu",
+                  (unsigned long long)v);
     }
     /* a 32-bit word next to it: swap then fetch */
-    GT_CHECK(shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
-                             SHMI_AMO_SET, SHMI_DT_INT32, &i4, NULL, NULL,
-                             0) == 0 &&
-                 shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
-                                 SHMI_AMO_FETCH, SHMI_DT_INT32, NULL, NULL, &f4,
-                                 0) == 0 &&
-                 f4 == 5,
-             "int32 set/fetch (%d)", (int)f4);
+    CHECK_MSG(shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
+                              SHMI_AMO_SET, SHMI_DT_INT32, &i4, NULL, NULL,
+                              0) == 0 &&
+                  shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
+                                  SHMI_AMO_FETCH, SHMI_DT_INT32, NULL, NULL,
+                                  &f4, 0) == 0 &&
+                  f4 == 5,
+              "int32 set/fetch (%d)", (int)f4);
     shmem_barrier_all();
     shmem_free(ctr);
 }
@@ -276,19 +276,19 @@ static void test_signal(size_t n)
     ret = shmi_device_put_signal(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst),
                                  dsrc, n, SHMI_SEG_DEVICE, dev_off(dsig), 3,
                                  SHMEM_SIGNAL_ADD, 0);
-    GT_CHECK(ret == 0, "put_signal to device: %d", ret);
-    GT_CHECK(shmi_device_signal_wait(R, dsig, SHMEM_CMP_EQ, 3) == 3,
-             "device signal arrives");
+    CHECK_MSG(ret == 0, "put_signal to device: %d", ret);
+    CHECK_MSG(shmi_device_signal_wait(R, dsig, SHMEM_CMP_EQ, 3) == 3,
+              "device signal arrives");
     dev_read(o, ddst, n);
-    GT_CHECK(gt_diff(o, n, left, 7) == n, "data before the device signal");
-    GT_CHECK(shmi_device_signal_fetch(R, dsig) == 3, "signal fetch");
+    CHECK_MSG(gt_diff(o, n, left, 7) == n, "data before the device signal");
+    CHECK_MSG(shmi_device_signal_fetch(R, dsig) == 3, "signal fetch");
     ret = shmi_device_put_signal(R, ctx, right, SHMI_SEG_HEAP, host_off(hdst),
                                  dsrc, n, SHMI_SEG_HEAP, host_off(hsig), 9,
                                  SHMEM_SIGNAL_SET, 1);
-    GT_CHECK(ret == 0, "put_signal to host: %d", ret);
-    GT_CHECK(shmem_signal_wait_until(hsig, SHMEM_CMP_EQ, 9) == 9,
-             "host signal arrives");
-    GT_CHECK(gt_diff(hdst, n, left, 7) == n, "data before the host signal");
+    CHECK_MSG(ret == 0, "put_signal to host: %d", ret);
+    CHECK_MSG(shmem_signal_wait_until(hsig, SHMEM_CMP_EQ, 9) == 9,
+              "host signal arrives");
+    CHECK_MSG(gt_diff(hdst, n, left, 7) == n, "data before the host signal");
     shmem_barrier_all();
     shmem_free(hsig);
     shmem_free(hdst);
@@ -311,23 +311,24 @@ static void test_route(void)
     if (strcmp(want, "ipc") == 0)
         /* Without a fabric, a back end with device atomics starts no
          * service thread. */
-        GT_CHECK(!reach && shmi_device_peer_ptr(right, 0) != NULL &&
-                     (f || !shmi_device_svc_up()),
-                 "route ipc: fabric %d, mapping %p, service %d", reach,
-                 shmi_device_peer_ptr(right, 0), shmi_device_svc_up());
+        CHECK_MSG(!reach && shmi_device_peer_ptr(right, 0) != NULL &&
+                      (f || !shmi_device_svc_up()),
+                  "route ipc: fabric %d, mapping %p, service %d", reach,
+                  shmi_device_peer_ptr(right, 0), shmi_device_svc_up());
     else if (strcmp(want, "fabric") == 0)
-        GT_CHECK(reach && !shmi_device_svc_all(),
-                 "route fabric: the fabric reaches PE %d's device heap", right);
+        CHECK_MSG(reach && !shmi_device_svc_all(),
+                  "route fabric: the fabric reaches PE %d's device heap",
+                  right);
     else if (strcmp(want, "service") == 0)
-        GT_CHECK(!reach && shmi_device_svc_up() && !shmi_device_svc_all(),
-                 "route service: fabric %d, service %d", reach,
-                 shmi_device_svc_up());
+        CHECK_MSG(!reach && shmi_device_svc_up() && !shmi_device_svc_all(),
+                  "route service: fabric %d, service %d", reach,
+                  shmi_device_svc_up());
     else if (strcmp(want, "all") == 0)
-        GT_CHECK(shmi_device_svc_all() && shmi_device_svc_rmw(),
-                 "route all: service for everything, rmw atomics");
+        CHECK_MSG(shmi_device_svc_all() && shmi_device_svc_rmw(),
+                  "route all: service for everything, rmw atomics");
     else
-        GT_CHECK(0, "GT_DEVICE_ROUTE=%s is not ipc, fabric, service or all",
-                 want);
+        CHECK_MSG(0, "GT_DEVICE_ROUTE=%s is not ipc, fabric, service or all",
+                  want);
 }
 
 /* The service served requests exactly when the route says it must. */
@@ -340,10 +341,10 @@ static void test_served(void)
     if (!want || npes < 2)
         return;
     if (strcmp(want, "service") == 0 || strcmp(want, "all") == 0)
-        GT_CHECK(n > 0, "the device service served no request");
+        CHECK_MSG(n > 0, "the device service served no request");
     else
-        GT_CHECK(n == 0, "route %s, yet the service served %llu requests", want,
-                 (unsigned long long)n);
+        CHECK_MSG(n == 0, "route %s, yet the service served %llu requests",
+                  want, (unsigned long long)n);
 }
 
 /* Every PE adds to every PE's counter at once, through whatever path, own
@@ -360,24 +361,24 @@ static void test_amo_storm(void)
         for (int i = 0; i < npes; i++) {
             int pe = (me + i) % npes;
 
-            GT_CHECK(shmi_device_amo(R, SHMEM_CTX_DEFAULT, pe, SHMI_SEG_DEVICE,
-                                     off, SHMI_AMO_ADD, SHMI_DT_UINT64, &inc,
-                                     NULL, NULL, 0) == 0 &&
-                         shmi_device_amo(R, SHMEM_CTX_DEFAULT, pe,
-                                         SHMI_SEG_DEVICE, off + 8,
-                                         SHMI_AMO_FETCH_INC, SHMI_DT_UINT64,
-                                         NULL, NULL, &old, 0) == 0,
-                     "add, fetch-inc");
+            CHECK_MSG(shmi_device_amo(R, SHMEM_CTX_DEFAULT, pe, SHMI_SEG_DEVICE,
+                                      off, SHMI_AMO_ADD, SHMI_DT_UINT64, &inc,
+                                      NULL, NULL, 0) == 0 &&
+                          shmi_device_amo(R, SHMEM_CTX_DEFAULT, pe,
+                                          SHMI_SEG_DEVICE, off + 8,
+                                          SHMI_AMO_FETCH_INC, SHMI_DT_UINT64,
+                                          NULL, NULL, &old, 0) == 0,
+                      "add, fetch-inc");
         }
     shmem_quiet();
     shmem_barrier_all();
     dev_read(v, ctr, sizeof(v));
-    GT_CHECK(v[0] == K * n * (n + 1) / 2 && v[1] == K * n,
-             "concurrent atomics: sum %llu (want %llu), count %llu (want "
-             "%llu)",
-             (unsigned long long)v[0],
-             (unsigned long long)(K * n * (n + 1) / 2),
-             (unsigned long long)v[1], (unsigned long long)(K * n));
+    CHECK_MSG(v[0] == K * n * (n + 1) / 2 && v[1] == K * n,
+              "concurrent atomics: sum %llu (want %llu), count %llu (want "
+              "%llu)",
+              (unsigned long long)v[0],
+              (unsigned long long)(K * n * (n + 1) / 2),
+              (unsigned long long)v[1], (unsigned long long)(K * n));
     shmem_barrier_all();
     shmem_free(ctr);
 }
@@ -385,6 +386,7 @@ static void test_amo_storm(void)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -405,5 +407,5 @@ int main(void)
     test_signal(100);
     test_signal(BIG);
     test_served();
-    return gt_finish(R);
+    return check_pes_end(R);
 }

@@ -26,30 +26,31 @@ int main(void)
     char *d;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     right = (me + 1) % shmem_n_pes();
     left = (me + shmem_n_pes() - 1) % shmem_n_pes();
     g = shmi_device_backend();
     d = shmemx_malloc_device(2 * N);
     if (!g) {
-        GT_CHECK(d == NULL, "no device heap, yet a device block");
+        CHECK_MSG(d == NULL, "no device heap, yet a device block");
         if (me == 0)
             printf("no GPU device: skipped\n");
         fflush(stdout);
         shmem_finalize();
-        return gt_failures ? 1 : 77;
+        return check_failures() ? 1 : 77;
     }
-    GT_CHECK(d && shmi_seg_lookup(d, 1, &off) == SHMI_SEG_DEVICE,
-             "device block on %s %d", g->name, shmi_device_ordinal());
+    CHECK_MSG(d && shmi_seg_lookup(d, 1, &off) == SHMI_SEG_DEVICE,
+              "device block on %s %d", g->name, shmi_device_ordinal());
     gt_fill(h, N, me, 0);
-    GT_CHECK(g->copy(d, h, N, SHMI_GPU_H2D) == 0, "H2D");
+    CHECK_MSG(g->copy(d, h, N, SHMI_GPU_H2D) == 0, "H2D");
     shmem_barrier_all();
-    GT_CHECK(shmi_device_put("device_smoke", SHMEM_CTX_DEFAULT, right,
-                             SHMI_SEG_DEVICE, off + N, d, N, 0) == 0,
-             "device put");
+    CHECK_MSG(shmi_device_put("device_smoke", SHMEM_CTX_DEFAULT, right,
+                              SHMI_SEG_DEVICE, off + N, d, N, 0) == 0,
+              "device put");
     shmem_barrier_all();
-    GT_CHECK(g->copy(o, d + N, N, SHMI_GPU_D2H) == 0, "D2H");
-    GT_CHECK(gt_diff(o, N, left, 0) == N, "data from the left PE");
+    CHECK_MSG(g->copy(o, d + N, N, SHMI_GPU_D2H) == 0, "D2H");
+    CHECK_MSG(gt_diff(o, N, left, 0) == N, "data from the left PE");
     shmem_free(d);
-    return gt_finish("device_smoke");
+    return check_pes_end("device_smoke");
 }

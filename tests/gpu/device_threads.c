@@ -30,8 +30,8 @@ static void *worker(void *arg)
     shmem_ctx_putmem(ctx, dblocks + (size_t)t * BLOCK, h, BLOCK, right);
     shmem_ctx_quiet(ctx);
     shmem_ctx_getmem(ctx, o, dblocks + (size_t)t * BLOCK, BLOCK, right);
-    GT_CHECK(gt_diff(o, BLOCK, me, 20 + t) == BLOCK,
-             "thread %d: get of its own put", t);
+    CHECK_MSG(gt_diff(o, BLOCK, me, 20 + t) == BLOCK,
+              "thread %d: get of its own put", t);
     for (int k = 0; k < K; k++)
         for (int pe = 0; pe < npes; pe++)
             shmem_ctx_uint64_atomic_add(ctx, dctr, 1, pe);
@@ -51,6 +51,7 @@ int main(void)
     uint64_t v;
 
     shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;
@@ -74,16 +75,16 @@ int main(void)
     shmem_barrier_all();
     for (int t = 0; t < NT; t++) {
         shmem_getmem(o, dblocks + (size_t)t * BLOCK, BLOCK, me);
-        GT_CHECK(gt_diff(o, BLOCK, left, 20 + t) == BLOCK,
-                 "block of thread %d of PE %d", t, left);
+        CHECK_MSG(gt_diff(o, BLOCK, left, 20 + t) == BLOCK,
+                  "block of thread %d of PE %d", t, left);
     }
     v = shmem_uint64_atomic_fetch(dctr, me);
-    GT_CHECK(v == (uint64_t)NT * K * (uint64_t)npes,
-             "counter %llu, expected %llu", (unsigned long long)v,
-             (unsigned long long)NT * K * (uint64_t)npes);
+    CHECK_MSG(v == (uint64_t)NT * K * (uint64_t)npes,
+              "counter %llu, expected %llu", (unsigned long long)v,
+              (unsigned long long)NT * K * (uint64_t)npes);
     free(o);
     shmem_barrier_all();
     shmem_free(dctr);
     shmem_free(dblocks);
-    return gt_finish("device_threads");
+    return check_pes_end("device_threads");
 }

@@ -59,7 +59,7 @@ static void set_right(int *dev, const size_t *idx, size_t cnt, const int *vals)
 static void test_one(int *dev, short *sdev, long long *ldev)
 {
     reset(dev, N);
-    GT_CHECK(shmem_int_test(dev, SHMEM_CMP_NE, 0) == 0, "test before a put");
+    CHECK_MSG(shmem_int_test(dev, SHMEM_CMP_NE, 0) == 0, "test before a put");
     shmem_barrier_all();
     usleep(DELAY_US);
     if (amo)
@@ -84,7 +84,7 @@ static void test_one(int *dev, short *sdev, long long *ldev)
         ;
     int got;
     readback(&got, dev, sizeof(got));
-    GT_CHECK(got == 3, "single ivar %d", got);
+    CHECK_MSG(got == 3, "single ivar %d", got);
     shmem_barrier_all();
 }
 
@@ -100,18 +100,18 @@ static void test_all(int *dev)
         vals[i] = (int)i + 1 + 10 * left;
     }
     reset(dev, N);
-    GT_CHECK(shmem_int_test_all(dev, N, NULL, SHMEM_CMP_GT, 0) == 0,
-             "test_all before the puts");
+    CHECK_MSG(shmem_int_test_all(dev, N, NULL, SHMEM_CMP_GT, 0) == 0,
+              "test_all before the puts");
     shmem_barrier_all();
     set_right(dev, idx, N, mine);
     shmem_int_wait_until_all(dev, N, NULL, SHMEM_CMP_GT, 0);
     readback(got, dev, sizeof(got));
     for (size_t i = 0; i < N; i++)
-        GT_CHECK(got[i] == vals[i], "wait_all element %zu: %d", i, got[i]);
+        CHECK_MSG(got[i] == vals[i], "wait_all element %zu: %d", i, got[i]);
     /* vector form: element i waits for exactly vals[i] */
     shmem_int_wait_until_all_vector(dev, N, NULL, SHMEM_CMP_EQ, vals);
-    GT_CHECK(shmem_int_test_all_vector(dev, N, NULL, SHMEM_CMP_EQ, vals) == 1,
-             "test_all_vector");
+    CHECK_MSG(shmem_int_test_all_vector(dev, N, NULL, SHMEM_CMP_EQ, vals) == 1,
+              "test_all_vector");
     shmem_barrier_all();
     /* masked: only the unmasked half must be set */
     reset(dev, N);
@@ -131,8 +131,8 @@ static void test_all(int *dev)
         ;
     readback(got, dev, sizeof(got));
     for (size_t i = 0; i < N; i++)
-        GT_CHECK(got[i] == (i % 2 ? vals[i] : 0), "masked all %zu: %d", i,
-                 got[i]);
+        CHECK_MSG(got[i] == (i % 2 ? vals[i] : 0), "masked all %zu: %d", i,
+                  got[i]);
     shmem_barrier_all();
 }
 
@@ -144,24 +144,24 @@ static void test_any(int *dev)
     for (size_t i = 0; i < N; i++)
         vals[i] = 50 + (int)i, want[i] = 50 + (int)i;
     reset(dev, N);
-    GT_CHECK(shmem_int_test_any(dev, N, NULL, SHMEM_CMP_NE, 0) == SIZE_MAX,
-             "test_any before the put");
+    CHECK_MSG(shmem_int_test_any(dev, N, NULL, SHMEM_CMP_NE, 0) == SIZE_MAX,
+              "test_any before the put");
     shmem_barrier_all();
     set_right(dev, &one, 1, vals);
     r = shmem_int_wait_until_any(dev, N, NULL, SHMEM_CMP_NE, 0);
-    GT_CHECK(r == one, "wait_any returned %zu", r);
+    CHECK_MSG(r == one, "wait_any returned %zu", r);
     r = shmem_int_wait_until_any_vector(dev, N, NULL, SHMEM_CMP_EQ, want);
-    GT_CHECK(r == one, "wait_any_vector returned %zu", r);
+    CHECK_MSG(r == one, "wait_any_vector returned %zu", r);
     status[one] = 1; /* masked: nothing else is set */
-    GT_CHECK(shmem_int_test_any(dev, N, status, SHMEM_CMP_NE, 0) == SIZE_MAX,
-             "test_any masked");
+    CHECK_MSG(shmem_int_test_any(dev, N, status, SHMEM_CMP_NE, 0) == SIZE_MAX,
+              "test_any masked");
     shmem_barrier_all();
     one = 2;
     set_right(dev, &one, 1, vals);
     while ((r = shmem_int_test_any_vector(dev, N, status, SHMEM_CMP_EQ,
                                           want)) == SIZE_MAX)
         ;
-    GT_CHECK(r == 2, "test_any_vector returned %zu", r);
+    CHECK_MSG(r == 2, "test_any_vector returned %zu", r);
     shmem_barrier_all();
 }
 
@@ -173,23 +173,23 @@ static void test_some(int *dev)
     for (size_t i = 0; i < N; i++)
         vals[i] = -(int)i - 1;
     reset(dev, N);
-    GT_CHECK(shmem_int_test_some(dev, N, out, NULL, SHMEM_CMP_LT, 0) == 0,
-             "test_some before the puts");
+    CHECK_MSG(shmem_int_test_some(dev, N, out, NULL, SHMEM_CMP_LT, 0) == 0,
+              "test_some before the puts");
     shmem_barrier_all();
     set_right(dev, pick, 3, vals);
     shmem_barrier_all(); /* all three landed: wait_some must see them all */
     n = shmem_int_wait_until_some(dev, N, out, NULL, SHMEM_CMP_LT, 0);
-    GT_CHECK(n == 3, "wait_some found %zu", n);
+    CHECK_MSG(n == 3, "wait_some found %zu", n);
     for (k = 0; k < n && k < 3; k++)
-        GT_CHECK(out[k] == pick[k], "wait_some index %zu: %zu", k, out[k]);
+        CHECK_MSG(out[k] == pick[k], "wait_some index %zu: %zu", k, out[k]);
     n = shmem_int_wait_until_some_vector(dev, N, out, NULL, SHMEM_CMP_EQ, vals);
-    GT_CHECK(n == 3 && out[0] == 1 && out[1] == 4 && out[2] == 6,
-             "wait_some_vector found %zu", n);
+    CHECK_MSG(n == 3 && out[0] == 1 && out[1] == 4 && out[2] == 6,
+              "wait_some_vector found %zu", n);
     status[4] = 1;
     n = shmem_int_test_some(dev, N, out, status, SHMEM_CMP_LT, 0);
-    GT_CHECK(n == 2 && out[0] == 1 && out[1] == 6, "test_some masked: %zu", n);
+    CHECK_MSG(n == 2 && out[0] == 1 && out[1] == 6, "test_some masked: %zu", n);
     n = shmem_int_test_some_vector(dev, N, out, status, SHMEM_CMP_EQ, vals);
-    GT_CHECK(n == 2, "test_some_vector: %zu", n);
+    CHECK_MSG(n == 2, "test_some_vector: %zu", n);
     shmem_barrier_all();
 }
 
@@ -201,8 +201,8 @@ static void test_signal(uint64_t *dsig)
         shmem_uint64_atomic_add(dsig, 5, right);
     else
         shmem_uint64_p(dsig, 5, right);
-    GT_CHECK(shmem_signal_wait_until(dsig, SHMEM_CMP_GE, 5) == 5,
-             "device signal");
+    CHECK_MSG(shmem_signal_wait_until(dsig, SHMEM_CMP_GE, 5) == 5,
+              "device signal");
     shmem_barrier_all();
 }
 
@@ -222,9 +222,9 @@ static void test_still_faults(const int *dev)
         (void)v;
         _exit(0);
     }
-    GT_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid &&
-                 WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
-             "host load of device memory did not fault (status %d)", status);
+    CHECK_MSG(pid > 0 && waitpid(pid, &status, 0) == pid &&
+                  WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+              "host load of device memory did not fault (status %d)", status);
 }
 
 int main(int argc, char **argv)
@@ -232,6 +232,7 @@ int main(int argc, char **argv)
     int *dev;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     amo = getenv("SHMEM_DEVICE_BACKEND") &&
@@ -256,5 +257,5 @@ int main(int argc, char **argv)
     test_signal((uint64_t *)(dev + 24));
     test_still_faults(dev);
     shmem_free(dev);
-    return gt_finish("device_wait");
+    return check_pes_end("device_wait");
 }

@@ -1,6 +1,7 @@
 /*
- * Shared helpers of the device-heap tests (tests/gpu/): a failure counter,
- * host views of device memory through the back end, and byte patterns.
+ * Shared helpers of the device-heap tests (tests/gpu/): host views of
+ * device memory through the back end, and byte patterns. Checks and the
+ * closing line come from tests/common/check_pes.h.
  */
 #ifndef WEFT_TESTS_GPU_TEST_H
 #define WEFT_TESTS_GPU_TEST_H
@@ -10,18 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int gt_failures;
-
-#define GT_CHECK(cond, ...)                                                    \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "FAIL pe %d %s:%d: ", shmem_my_pe(), __FILE__,     \
-                    __LINE__);                                                 \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-            gt_failures++;                                                     \
-        }                                                                      \
-    } while (0)
+#include "tests/common/check_pes.h"
 
 /* Byte i of the pattern of PE pe, in round r. */
 static inline unsigned char gt_byte(int pe, int r, size_t i)
@@ -64,24 +54,6 @@ static inline int gt_skip_no_device_heap(void)
     fflush(stdout);
     shmem_finalize();
     return 77;
-}
-
-/* Ends the test: every PE reports, the job fails if any PE failed. */
-static inline int gt_finish(const char *name)
-{
-    static int total;
-    int me = shmem_my_pe();
-
-    shmem_barrier_all();
-    shmem_int_atomic_add(&total, gt_failures, 0);
-    shmem_barrier_all();
-    if (me == 0)
-        printf("%s: %d failure%s on %d PEs\n", name, total,
-               total == 1 ? "" : "s", shmem_n_pes());
-    fflush(stdout);
-    shmem_barrier_all();
-    shmem_finalize();
-    return gt_failures ? 1 : 0;
 }
 
 #endif /* WEFT_TESTS_GPU_TEST_H */

@@ -14,17 +14,7 @@
 
 #include "core/error.h"
 #include "core/heap/alloc.h"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#include "tests/common/check.h"
 
 #define G SHMI_ALLOC_GRAIN
 
@@ -32,10 +22,8 @@ static void check_consistent(const shmi_alloc_t *a, const char *where)
 {
     char msg[256];
 
-    if (shmi_alloc_check(a, msg, sizeof(msg)) != 0) {
-        fprintf(stderr, "%s: allocator inconsistent: %s\n", where, msg);
-        failures++;
-    }
+    CHECK_MSG(shmi_alloc_check(a, msg, sizeof(msg)) == 0,
+              "%s: allocator inconsistent: %s", where, msg);
 }
 
 /* A small deterministic generator (no dependence on libc's rand). */
@@ -63,10 +51,7 @@ typedef struct model {
 static void model_mark(model_t *m, size_t off, size_t size, int who)
 {
     for (size_t g = off / G; g < (off + size) / G; g++) {
-        if (who && m->owner[g]) {
-            fprintf(stderr, "overlap at grain %zu\n", g);
-            failures++;
-        }
+        CHECK_MSG(!(who && m->owner[g]), "overlap at grain %zu", g);
         m->owner[g] = who;
     }
 }
@@ -402,10 +387,5 @@ int main(void)
     test_random(1, (size_t)1 << 20, 4096, 100000);
     test_random(7, (size_t)16 << 20, (size_t)1 << 20, 50000);
     test_random(99, 64 * G, 300, 20000);
-    if (failures) {
-        fprintf(stderr, "alloc_unit: %d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("alloc_unit: all checks passed\n");
-    return 0;
+    return check_end("alloc_unit");
 }

@@ -7,10 +7,11 @@
  * heap to stay quick).
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "heap_test.h"
+#include "tests/common/check_pes.h"
 
 static int me, npes;
 
@@ -218,6 +219,7 @@ static void test_hints(void)
 int main(void)
 {
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     test_reuse_and_zero();
@@ -227,5 +229,5 @@ int main(void)
     test_calloc();
     test_null_and_exhaustion();
     test_hints();
-    return heap_test_end("heap_basic");
+    return check_pes_end("heap_basic");
 }

@@ -17,10 +17,11 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "heap_test.h"
+#include "tests/common/check_pes.h"
 
 static int me, npes;
 static volatile long current_hint;
@@ -134,6 +135,7 @@ int main(void)
     }
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     {
         struct sigaction sa;
 
@@ -157,5 +159,5 @@ int main(void)
         shmem_free(a);
         shmem_free(c);
     }
-    return heap_test_end("heap_hints");
+    return check_pes_end("heap_hints");
 }

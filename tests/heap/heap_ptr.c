@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "heap_test.h"
+#include "tests/common/check_pes.h"
 
 /* 1 when /dev/shm holds a heap object of this process. */
 static int shm_name_left(void)
@@ -68,6 +68,7 @@ int main(int argc, char **argv)
     long *buf;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     next = (me + 1) % npes;
@@ -75,7 +76,7 @@ int main(int argc, char **argv)
     buf = shmem_calloc(16, sizeof(long));
     CHECK(buf != NULL);
     if (!buf)
-        return heap_test_end("heap_ptr");
+        return check_pes_end("heap_ptr");
 
     for (int pe = 0; pe < npes; pe++) {
         long *p = shmem_ptr(buf, pe);
@@ -115,5 +116,5 @@ int main(int argc, char **argv)
             CHECK(p[5] == 200 + next);
     }
     shmem_free(buf);
-    return heap_test_end("heap_ptr");
+    return check_pes_end("heap_ptr");
 }

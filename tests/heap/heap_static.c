@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "heap_test.h"
+#include "tests/common/check_pes.h"
 
 long global_array[1000];       /* bss */
 int initialised_global = 1234; /* data */
@@ -76,10 +76,11 @@ int main(int argc, char **argv)
     int me, npes;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     CHECK(initialised_global == 1234);
     test_put_get(me, npes);
     test_queries(me, npes, remap);
-    return heap_test_end("heap_static");
+    return check_pes_end("heap_static");
 }

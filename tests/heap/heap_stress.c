@@ -9,9 +9,10 @@
  * fills up now and then).
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "heap_test.h"
+#include "tests/common/check_pes.h"
 
 #define SLOTS 24
 
@@ -131,6 +132,7 @@ int main(int argc, char **argv)
     uint64_t rng = 0x9e3779b97f4a7c15ull;
 
     shmem_init();
+    check_set_pe(shmem_my_pe(), NULL);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     for (int i = 0; i < steps; i++)
@@ -148,5 +150,5 @@ int main(int argc, char **argv)
         printf("heap_stress: %d steps, %ld allocations returned NULL\n", steps,
                null_count[0]);
     }
-    return heap_test_end("heap_stress");
+    return check_pes_end("heap_stress");
 }

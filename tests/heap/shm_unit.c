@@ -17,17 +17,7 @@
 
 #include "core/error.h"
 #include "core/heap/shm_object.h"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#include "tests/common/check.h"
 
 /* A child opens the object as a peer would and writes into it. */
 static int child_writes(const shmi_shm_desc_t *d)
@@ -103,10 +93,5 @@ int main(void)
     test_kind("auto", SHMI_SHM_MEMFD);
     test_kind("memfd", SHMI_SHM_MEMFD);
     test_kind("posix", SHMI_SHM_POSIX);
-    if (failures) {
-        fprintf(stderr, "shm_unit: %d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("shm_unit: all checks passed\n");
-    return 0;
+    return check_end("shm_unit");
 }

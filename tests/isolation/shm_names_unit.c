@@ -25,17 +25,7 @@
 #include "core/heap/shm_names.h"
 #include "core/heap/shm_object.h"
 #include "core/state.h"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#include "tests/common/check.h"
 
 static char job[40];
 static volatile sig_atomic_t got_signal;
@@ -241,10 +231,5 @@ int main(void)
     test_endings();
     test_restored();
     cleanup();
-    if (failures) {
-        fprintf(stderr, "shm_names_unit: %d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("shm_names_unit: all checks passed\n");
-    return 0;
+    return check_end("shm_names_unit");
 }

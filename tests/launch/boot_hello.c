@@ -19,23 +19,13 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "tests/common/check.h"
 
 typedef struct card {
     int rank, size, local_rank, local_size, node_id;
     char jobid[64];
     uint64_t magic;
 } card_t;
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "FAIL: " __VA_ARGS__);                             \
-            fputc('\n', stderr);                                               \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
 
 static uint64_t magic_of(int rank)
 {
@@ -44,24 +34,25 @@ static uint64_t magic_of(int rank)
 
 static void check_self(const shmi_boot_info_t *in, int expect)
 {
-    CHECK(in->size >= 1, "size %d", in->size);
-    CHECK(expect <= 0 || in->size == expect, "size %d, expected %d", in->size,
-          expect);
-    CHECK(in->rank >= 0 && in->rank < in->size, "rank %d", in->rank);
-    CHECK(in->local_size >= 1 && in->local_size <= in->size, "local size %d",
-          in->local_size);
-    CHECK(in->local_rank >= 0 && in->local_rank < in->local_size &&
-              in->local_pes[in->local_rank] == in->rank,
-          "local rank %d", in->local_rank);
+    CHECK_MSG(in->size >= 1, "size %d", in->size);
+    CHECK_MSG(expect <= 0 || in->size == expect, "size %d, expected %d",
+              in->size, expect);
+    CHECK_MSG(in->rank >= 0 && in->rank < in->size, "rank %d", in->rank);
+    CHECK_MSG(in->local_size >= 1 && in->local_size <= in->size,
+              "local size %d", in->local_size);
+    CHECK_MSG(in->local_rank >= 0 && in->local_rank < in->local_size &&
+                  in->local_pes[in->local_rank] == in->rank,
+              "local rank %d", in->local_rank);
     for (int i = 1; i < in->local_size; i++)
-        CHECK(in->local_pes[i - 1] < in->local_pes[i], "local_pes not sorted");
-    CHECK(in->node_of_pe[in->rank] == in->node_id, "node id");
-    CHECK(in->n_nodes >= 1 && in->node_id < in->n_nodes, "node %d of %d",
-          in->node_id, in->n_nodes);
-    CHECK(in->singleton ==
-              (in->size == 1 && !strcmp(in->launcher, "singleton")),
-          "singleton flag %d", in->singleton);
-    CHECK(in->jobid[0] != '\0', "empty job id");
+        CHECK_MSG(in->local_pes[i - 1] < in->local_pes[i],
+                  "local_pes not sorted");
+    CHECK_MSG(in->node_of_pe[in->rank] == in->node_id, "node id");
+    CHECK_MSG(in->n_nodes >= 1 && in->node_id < in->n_nodes, "node %d of %d",
+              in->node_id, in->n_nodes);
+    CHECK_MSG(in->singleton ==
+                  (in->size == 1 && !strcmp(in->launcher, "singleton")),
+              "singleton flag %d", in->singleton);
+    CHECK_MSG(in->jobid[0] != '\0', "empty job id");
 }
 
 static void check_peer(const shmi_boot_info_t *in, int pe, const card_t *c)
@@ -70,18 +61,18 @@ static void check_peer(const shmi_boot_info_t *in, int pe, const card_t *c)
 
     for (int i = 0; i < in->local_size; i++)
         local |= in->local_pes[i] == pe;
-    CHECK(c->rank == pe && c->size == in->size, "pe %d card rank %d size %d",
-          pe, c->rank, c->size);
-    CHECK(c->magic == magic_of(pe), "pe %d magic", pe);
-    CHECK(strcmp(c->jobid, in->jobid) == 0, "pe %d job id %s != %s", pe,
-          c->jobid, in->jobid);
-    CHECK(c->node_id == in->node_of_pe[pe], "pe %d node %d != %d", pe,
-          c->node_id, in->node_of_pe[pe]);
-    CHECK(local == (c->node_id == in->node_id), "pe %d locality", pe);
+    CHECK_MSG(c->rank == pe && c->size == in->size,
+              "pe %d card rank %d size %d", pe, c->rank, c->size);
+    CHECK_MSG(c->magic == magic_of(pe), "pe %d magic", pe);
+    CHECK_MSG(strcmp(c->jobid, in->jobid) == 0, "pe %d job id %s != %s", pe,
+              c->jobid, in->jobid);
+    CHECK_MSG(c->node_id == in->node_of_pe[pe], "pe %d node %d != %d", pe,
+              c->node_id, in->node_of_pe[pe]);
+    CHECK_MSG(local == (c->node_id == in->node_id), "pe %d locality", pe);
     if (local)
-        CHECK(in->local_pes[c->local_rank] == pe &&
-                  c->local_size == in->local_size,
-              "pe %d local rank %d", pe, c->local_rank);
+        CHECK_MSG(in->local_pes[c->local_rank] == pe &&
+                      c->local_size == in->local_size,
+                  "pe %d local rank %d", pe, c->local_rank);
 }
 
 static int exchange(const shmi_boot_info_t *in)
@@ -140,21 +131,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "boot_hello: shmi_boot_init failed\n");
         return 1;
     }
+    check_set_pe(in.rank, NULL);
     check_self(&in, expect);
     if (exchange(&in))
-        CHECK(0, "exchange failed");
+        CHECK_MSG(0, "exchange failed");
     printf("hello from PE %d of %d (local %d of %d, node %d of %d, launcher "
            "%s, job %s, pid %ld)%s\n",
            in.rank, in.size, in.local_rank, in.local_size, in.node_id,
            in.n_nodes, in.launcher, in.jobid, (long)getpid(),
-           failures ? " FAILED" : "");
+           check_failures() ? " FAILED" : "");
     fflush(stdout);
     if (how && in.rank == fail_rank)
         fail_now(how);
     if (how) /* the others wait as if in a collective the failed PE misses */
         sleep(60);
     if (shmi_boot_fence())
-        CHECK(0, "second fence failed");
+        CHECK_MSG(0, "second fence failed");
     shmi_boot_finalize();
-    return failures ? 1 : 0;
+    return check_failures() ? 1 : 0;
 }

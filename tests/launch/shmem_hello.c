@@ -18,17 +18,9 @@
 
 #include <shmem.h>
 
-static int failures;
-static int target; /* symmetric */
+#include "tests/common/check.h"
 
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "FAIL: " __VA_ARGS__);                             \
-            fputc('\n', stderr);                                               \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+static int target; /* symmetric */
 
 static int want_level = SHMEM_THREAD_SINGLE;
 
@@ -37,22 +29,22 @@ static void check_queries(int expect)
     int me = shmem_my_pe(), n = shmem_n_pes(), flag = 0, major, minor, level;
     char name[SHMEM_MAX_NAME_LEN];
 
-    CHECK(expect <= 0 || n == expect, "n_pes %d, expected %d", n, expect);
-    CHECK(me >= 0 && me < n, "my_pe %d of %d", me, n);
-    CHECK(_my_pe() == me && _num_pes() == n, "_my_pe/_num_pes differ");
+    CHECK_MSG(expect <= 0 || n == expect, "n_pes %d, expected %d", n, expect);
+    CHECK_MSG(me >= 0 && me < n, "my_pe %d of %d", me, n);
+    CHECK_MSG(_my_pe() == me && _num_pes() == n, "_my_pe/_num_pes differ");
     shmem_query_initialized(&flag);
-    CHECK(flag == 1, "shmem_query_initialized gave %d", flag);
+    CHECK_MSG(flag == 1, "shmem_query_initialized gave %d", flag);
     shmem_query_thread(&level);
-    CHECK(level == want_level, "thread level %d, expected %d", level,
-          want_level);
+    CHECK_MSG(level == want_level, "thread level %d, expected %d", level,
+              want_level);
     shmem_info_get_version(&major, &minor);
-    CHECK(major == SHMEM_MAJOR_VERSION && minor == SHMEM_MINOR_VERSION,
-          "version %d.%d", major, minor);
+    CHECK_MSG(major == SHMEM_MAJOR_VERSION && minor == SHMEM_MINOR_VERSION,
+              "version %d.%d", major, minor);
     shmem_info_get_name(name);
-    CHECK(strcmp(name, SHMEM_VENDOR_STRING) == 0, "name '%s'", name);
-    CHECK(shmem_pe_accessible(n - 1) && !shmem_pe_accessible(n) &&
-              !shmem_pe_accessible(-1),
-          "shmem_pe_accessible");
+    CHECK_MSG(strcmp(name, SHMEM_VENDOR_STRING) == 0, "name '%s'", name);
+    CHECK_MSG(shmem_pe_accessible(n - 1) && !shmem_pe_accessible(n) &&
+                  !shmem_pe_accessible(-1),
+              "shmem_pe_accessible");
 }
 
 static void fail_now(const char *how)
@@ -94,25 +86,26 @@ int main(int argc, char **argv)
         }
     }
     shmem_query_initialized(&flag);
-    CHECK(flag == 0, "initialized before shmem_init");
+    CHECK_MSG(flag == 0, "initialized before shmem_init");
     if (strcmp(misuse, "before") == 0)
         printf("my_pe before init: %d\n", shmem_my_pe());
     if (thread_level >= 0) {
         int ret = shmem_init_thread(thread_level, &provided);
 
         if (thread_level > SHMEM_THREAD_MULTIPLE) {
-            CHECK(ret != 0, "shmem_init_thread(%d) accepted", thread_level);
+            CHECK_MSG(ret != 0, "shmem_init_thread(%d) accepted", thread_level);
             printf("invalid thread level refused%s\n",
-                   failures ? " FAILED" : "");
-            return failures ? 1 : 0;
+                   check_failures() ? " FAILED" : "");
+            return check_failures() ? 1 : 0;
         }
-        CHECK(ret == 0 && provided == thread_level,
-              "shmem_init_thread(%d): %d, provided %d", thread_level, ret,
-              provided);
+        CHECK_MSG(ret == 0 && provided == thread_level,
+                  "shmem_init_thread(%d): %d, provided %d", thread_level, ret,
+                  provided);
         want_level = thread_level;
     }
     shmem_init();
     shmem_init(); /* a second call keeps the first */
+    check_set_pe(shmem_my_pe(), NULL);
     check_queries(expect);
     me = shmem_my_pe();
     n = shmem_n_pes();
@@ -124,10 +117,10 @@ int main(int argc, char **argv)
         shmem_int_p(&seen[me], me + 1, pe);
     shmem_barrier_all();
     for (int pe = 0; pe < n; pe++)
-        CHECK(seen[pe] == pe + 1, "PE %d did not write (found %d)", pe,
-              seen[pe]);
+        CHECK_MSG(seen[pe] == pe + 1, "PE %d did not write (found %d)", pe,
+                  seen[pe]);
     printf("hello from PE %d of %d (pid %ld)%s\n", me, n, (long)getpid(),
-           failures ? " FAILED" : "");
+           check_failures() ? " FAILED" : "");
     fflush(stdout);
     if (how && me == fail_pe)
         fail_now(how);
@@ -136,8 +129,8 @@ int main(int argc, char **argv)
     shmem_finalize();
     flag = 1;
     shmem_query_initialized(&flag);
-    CHECK(flag == 0, "still initialized after shmem_finalize");
+    CHECK_MSG(flag == 0, "still initialized after shmem_finalize");
     if (strcmp(misuse, "after") == 0)
         printf("n_pes after finalize: %d\n", shmem_n_pes());
-    return failures ? 1 : 0;
+    return check_failures() ? 1 : 0;
 }

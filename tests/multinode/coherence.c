@@ -57,11 +57,11 @@ static void update_once(struct words *s, long i, int target, shmem_ctx_t ctx,
         shmem_ctx_long_atomic_add(ctx, &s->w[W_ADD], 1, target);
     else
         shmem_long_atomic_inc(&s->w[W_ADD], target);
-    mine[0] = (i & 1) ? shmem_long_atomic_fetch_add(&s->w[W_FADD], 1, target)
-                      : shmem_ctx_long_atomic_fetch_inc(ctx, &s->w[W_FADD],
-                                                        target);
-    mine[1] = cas_increment(i & 1 ? ctx : SHMEM_CTX_DEFAULT, &s->w[W_CAS],
-                            target);
+    mine[0] = (i & 1)
+                  ? shmem_long_atomic_fetch_add(&s->w[W_FADD], 1, target)
+                  : shmem_ctx_long_atomic_fetch_inc(ctx, &s->w[W_FADD], target);
+    mine[1] =
+        cas_increment(i & 1 ? ctx : SHMEM_CTX_DEFAULT, &s->w[W_CAS], target);
     switch (i % 3) {
     case 0: shmem_long_atomic_add(&s->w[W_MIXED], 1, target); break;
     case 1: (void)shmem_long_atomic_fetch_add(&s->w[W_MIXED], 1, target); break;
@@ -75,8 +75,8 @@ static void update_once(struct words *s, long i, int target, shmem_ctx_t ctx,
         __atomic_fetch_add(pw, 1, __ATOMIC_SEQ_CST);
     else
         shmem_long_atomic_add(&s->w[W_PTR], 1, target);
-    mine[2] = shmem_long_atomic_swap(&s->w[W_SWAP], ((me + 1) << 32) | i,
-                                     target);
+    mine[2] =
+        shmem_long_atomic_swap(&s->w[W_SWAP], ((me + 1) << 32) | i, target);
 }
 
 /* Every value 0..n-1 appears exactly once in v. */
@@ -90,8 +90,10 @@ static int is_permutation(const long *v, long n, const char *what)
     for (long k = 0; k < n; k++) {
         if (v[k] < 0 || v[k] >= n || seen[v[k]]++) {
             if (bad++ < 5)
-                fprintf(stderr, "%s: value %ld (record %ld) out of range or "
-                        "seen twice\n", what, v[k], k);
+                fprintf(stderr,
+                        "%s: value %ld (record %ld) out of range or "
+                        "seen twice\n",
+                        what, v[k], k);
         }
     }
     free(seen);
@@ -137,8 +139,9 @@ static void check_phase(struct words *s, struct records *r, int target)
     shmem_long_get(w, s->w, W_COUNT, target);
     w_int = shmem_int_g(&s->w_int, target);
     printf("target PE %d: add %ld fadd %ld cas %ld mixed %ld int %d ptr %ld "
-           "(each must be %ld)\n", target, w[W_ADD], w[W_FADD], w[W_CAS],
-           w[W_MIXED], w_int, w[W_PTR], total);
+           "(each must be %ld)\n",
+           target, w[W_ADD], w[W_FADD], w[W_CAS], w[W_MIXED], w_int, w[W_PTR],
+           total);
     CHECK(w[W_ADD] == total);
     CHECK(w[W_FADD] == total);
     CHECK(w[W_CAS] == total);
@@ -224,5 +227,5 @@ int main(int argc, char **argv)
     if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
     free(buf);
-    return mn_test_end("coherence");
+    return check_pes_end("coherence");
 }

@@ -67,7 +67,8 @@ static void check_team_shared(const char *hosts, int n_same)
         CHECK(w >= 0 && w < npes && mn_same_host(hosts, me, w));
     }
     for (int pe = 0; pe < npes; pe++) {
-        int t = shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED);
+        int t =
+            shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED);
 
         CHECK((t >= 0) == mn_same_host(hosts, me, pe));
         members += t >= 0;
@@ -136,5 +137,5 @@ int main(int argc, char **argv)
     check_data(slots);
     printf("PE %d on %s: %d PEs by load/store, %d through the fabric\n",
            shmem_my_pe(), mn_host, n_same - 1, shmem_n_pes() - n_same);
-    return mn_test_end("mn_paths");
+    return check_pes_end("mn_paths");
 }

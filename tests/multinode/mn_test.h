@@ -2,7 +2,8 @@
  * Helpers of the multi-node tests (tests/multinode/, run by
  * scripts/multinode-check.sh through srun on simulated nodes). A failed
  * check prints the PE, its host, the place and the condition, and is
- * counted; mn_test_end() makes every PE exit non-zero when any PE failed.
+ * counted; check_pes_end() (tests/common/check_pes.h) makes every PE exit
+ * non-zero when any PE failed.
  *
  * Node identity is taken from the operating system (each simulated node has
  * its own hostname), not from Weft, so that the tests can check Weft's view
@@ -20,19 +21,11 @@
 
 #include <shmem.h>
 
+#include "tests/common/check_pes.h"
+
 #define MN_HOST_LEN 64
 
-static int mn_failures;
 static char mn_host[MN_HOST_LEN];
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            if (mn_failures++ < 20)                                            \
-                fprintf(stderr, "PE %d (%s): %s:%d: check failed: %s\n",       \
-                        shmem_my_pe(), mn_host, __FILE__, __LINE__, #cond);    \
-        }                                                                      \
-    } while (0)
 
 /* Every PE's hostname, indexed by PE (symmetric: hosts[pe * MN_HOST_LEN]).
  * Returns the number of distinct hosts. */
@@ -42,6 +35,7 @@ static inline int mn_gather_hosts(char *hosts)
 
     if (gethostname(mn_host, sizeof(mn_host) - 1) != 0)
         strcpy(mn_host, "?");
+    check_set_pe(me, mn_host);
     for (int pe = 0; pe < npes; pe++)
         shmem_putmem(hosts + (size_t)me * MN_HOST_LEN, mn_host, MN_HOST_LEN,
                      pe);
@@ -61,25 +55,6 @@ static inline int mn_same_host(const char *hosts, int a, int b)
 {
     return strcmp(hosts + (size_t)a * MN_HOST_LEN,
                   hosts + (size_t)b * MN_HOST_LEN) == 0;
-}
-
-static int mn_total_failures;
-
-static inline int mn_test_end(const char *name)
-{
-    static int mine;
-    int all;
-
-    mine = mn_failures;
-    shmem_barrier_all();
-    shmem_int_atomic_add(&mn_total_failures, mine, 0);
-    shmem_barrier_all();
-    all = shmem_int_atomic_fetch(&mn_total_failures, 0);
-    if (shmem_my_pe() == 0)
-        printf("%s: %s (%d failed checks, %d PEs)\n", name,
-               all ? "FAILED" : "passed", all, shmem_n_pes());
-    shmem_finalize();
-    return all ? 1 : 0;
 }
 
 static inline double mn_now_s(void)

@@ -12,17 +12,7 @@
 #include <string.h>
 
 #include "transports/ofi/ofi_internal.h"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#include "tests/common/check.h"
 
 static struct sockaddr_in v4(const char *ip, unsigned port)
 {
@@ -131,10 +121,5 @@ int main(void)
     test_loopback();
     test_text();
     test_find();
-    if (failures) {
-        printf("ofi_reach_test: %d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("ofi_reach_test: ok\n");
-    return 0;
+    return check_end("ofi_reach_test");
 }

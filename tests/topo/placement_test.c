@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "topo/placement.h"
-
-static int failures;
+#include "tests/common/check.h"
 
 typedef struct expect {
     int gpu;
@@ -25,20 +24,15 @@ static void check(hwloc_topology_t topo, const char *what, int lsize,
     for (int r = 0; r < lsize; r++) {
         shmi_placement_t p;
 
-        if (shmi_topo_place(topo, r, lsize, &p) != 0) {
-            printf("FAIL %s: rank %d of %d: placement failed\n", what, r,
-                   lsize);
-            failures++;
+        if (!CHECK_MSG(shmi_topo_place(topo, r, lsize, &p) == 0,
+                       "%s: rank %d of %d", what, r, lsize))
             continue;
-        }
-        if (p.gpu != want[r].gpu || strcmp(p.nic, want[r].nic) != 0 ||
-            p.numa != want[r].numa || p.core != want[r].core) {
-            printf("FAIL %s: rank %d of %d: got gpu %d nic %s numa %d core "
-                   "%d, want gpu %d nic %s numa %d core %d\n",
-                   what, r, lsize, p.gpu, p.nic, p.numa, p.core, want[r].gpu,
-                   want[r].nic, want[r].numa, want[r].core);
-            failures++;
-        }
+        CHECK_MSG(p.gpu == want[r].gpu && strcmp(p.nic, want[r].nic) == 0 &&
+                      p.numa == want[r].numa && p.core == want[r].core,
+                  "%s: rank %d of %d: got gpu %d nic %s numa %d core %d, "
+                  "want gpu %d nic %s numa %d core %d",
+                  what, r, lsize, p.gpu, p.nic, p.numa, p.core, want[r].gpu,
+                  want[r].nic, want[r].numa, want[r].core);
     }
 }
 
@@ -48,11 +42,8 @@ static hwloc_topology_t load(const char *dir, const char *file)
     hwloc_topology_t topo;
 
     snprintf(path, sizeof(path), "%s/%s", dir, file);
-    if (shmi_topo_load(&topo, path) != 0) {
-        printf("FAIL cannot load %s\n", path);
-        failures++;
+    if (!CHECK_MSG(shmi_topo_load(&topo, path) == 0, "cannot load %s", path))
         return NULL;
-    }
     return topo;
 }
 
@@ -89,8 +80,10 @@ static void dual_nvidia(const char *dir)
 {
     hwloc_topology_t topo = load(dir, "dual-nvidia.xml");
     expect_t two[2] = {{0, "mlx5_0", 0, 0}, {1, "mlx5_1", 1, 16}};
-    expect_t four[4] = {{0, "mlx5_0", 0, 0}, {0, "mlx5_0", 0, 8},
-                        {1, "mlx5_1", 1, 16}, {1, "mlx5_1", 1, 24}};
+    expect_t four[4] = {{0, "mlx5_0", 0, 0},
+                        {0, "mlx5_0", 0, 8},
+                        {1, "mlx5_1", 1, 16},
+                        {1, "mlx5_1", 1, 24}};
 
     if (!topo)
         return;
@@ -105,23 +98,17 @@ static void this_machine(void)
     hwloc_topology_t topo;
     shmi_placement_t p;
 
-    if (shmi_topo_load(&topo, NULL) != 0) {
-        printf("FAIL cannot load this machine's topology\n");
-        failures++;
+    if (!CHECK_MSG(shmi_topo_load(&topo, NULL) == 0,
+                   "cannot load this machine's topology"))
         return;
-    }
     for (int r = 0; r < 4; r++) {
-        if (shmi_topo_place(topo, r, 4, &p) != 0 || p.gpu >= p.ngpus ||
-            p.core < 0) {
-            printf("FAIL this machine: rank %d: gpu %d of %d core %d\n", r,
-                   p.gpu, p.ngpus, p.core);
-            failures++;
-        }
+        CHECK_MSG(shmi_topo_place(topo, r, 4, &p) == 0 && p.gpu < p.ngpus &&
+                      p.core >= 0,
+                  "this machine: rank %d: gpu %d of %d core %d", r, p.gpu,
+                  p.ngpus, p.core);
     }
-    if (shmi_topo_place(topo, 4, 4, &p) == 0) {
-        printf("FAIL rank out of range accepted\n");
-        failures++;
-    }
+    CHECK_MSG(shmi_topo_place(topo, 4, 4, &p) != 0,
+              "rank out of range accepted");
     hwloc_topology_destroy(topo);
 }
 
@@ -132,6 +119,5 @@ int main(int argc, char **argv)
     lumi(dir);
     dual_nvidia(dir);
     this_machine();
-    printf("placement: %s\n", failures ? "FAILED" : "ok");
-    return failures ? 1 : 0;
+    return check_end("placement");
 }

@@ -10,16 +10,7 @@
 
 #include "core/env.h"
 #include "core/error.h"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            printf("FAIL line %d: %s\n", __LINE__, #cond);                     \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#include "tests/common/check.h"
 
 /* Removes every variable the table knows under both prefixes. */
 static void clear_env(void)
@@ -54,10 +45,8 @@ static void expect_bad(const char *var, const char *value, const char *form)
 
     setenv(var, value, 1);
     CHECK(load(err, sizeof(err)) == SHMI_EINVAL);
-    if (!strstr(err, var) || !strstr(err, value) || !strstr(err, form)) {
-        printf("FAIL message for %s=%s: \"%s\"\n", var, value, err);
-        failures++;
-    }
+    CHECK_MSG(strstr(err, var) && strstr(err, value) && strstr(err, form),
+              "message for %s=%s: \"%s\"", var, value, err);
     CHECK(shmi_env.SYMMETRIC_SIZE == before);
     unsetenv(var);
 }
@@ -186,10 +175,5 @@ int main(void)
     test_types();
     test_bad_values();
     test_print();
-    if (failures) {
-        printf("%d environment checks failed\n", failures);
-        return 1;
-    }
-    printf("environment table: all checks passed\n");
-    return 0;
+    return check_end("test_env");
 }

@@ -10,19 +10,16 @@
 
 #include "core/env.h"
 #include "core/error.h"
-
-static int failures;
+#include "tests/common/check.h"
 
 static void expect_ok(const char *text, uint64_t want)
 {
     size_t got = 0;
     int rc = shmi_size_parse(text, &got);
 
-    if (rc != 0 || (uint64_t)got != want) {
-        printf("FAIL \"%s\": rc %d, got %zu, want %llu\n", text, rc, got,
-               (unsigned long long)want);
-        failures++;
-    }
+    CHECK_MSG(rc == 0 && (uint64_t)got == want,
+              "\"%s\": rc %d, got %zu, want %llu", text, rc, got,
+              (unsigned long long)want);
 }
 
 static void expect_bad(const char *text)
@@ -30,10 +27,8 @@ static void expect_bad(const char *text)
     size_t got = 12345;
     int rc = shmi_size_parse(text, &got);
 
-    if (rc != SHMI_EINVAL || got != 12345) {
-        printf("FAIL \"%s\" accepted: rc %d, got %zu\n", text, rc, got);
-        failures++;
-    }
+    CHECK_MSG(rc == SHMI_EINVAL && got == 12345,
+              "\"%s\" accepted: rc %d, got %zu", text, rc, got);
 }
 
 int main(void)
@@ -97,14 +92,6 @@ int main(void)
     expect_ok("16777215.9999999999t", 18446744073709551507ull);
     expect_bad("16777215.99999999999999999t"); /* rounds up to 2^64 */
 
-    if (shmi_size_parse(NULL, NULL) != SHMI_EINVAL) {
-        printf("FAIL NULL accepted\n");
-        failures++;
-    }
-    if (failures) {
-        printf("%d size parser checks failed\n", failures);
-        return 1;
-    }
-    printf("size parser: all checks passed\n");
-    return 0;
+    CHECK_MSG(shmi_size_parse(NULL, NULL) == SHMI_EINVAL, "NULL accepted");
+    return check_end("test_size_parse");
 }

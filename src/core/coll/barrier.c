@@ -74,16 +74,18 @@ static void shmi_coll_barrier_twolevel(struct shmem_impl_team *t,
         shmi_coll_flag_add(out, shmi_team_world_pe(t, o->local[i]));
 }
 
-static int shmi_coll_barrier_pick(const struct shmem_impl_team *t)
+static shmi_barrier_alg_t
+shmi_coll_barrier_pick(const struct shmem_impl_team *t)
 {
-    int a = shmi_coll_algo.barrier;
+    shmi_barrier_alg_t a = shmi_coll_algo.barrier;
     int spread = t->topo.leaders != NULL && t->topo.n_leaders > 1 &&
                  t->topo.n_leaders < t->n_pes;
 
-    if (a == SHMI_ALG_C)
-        return t->topo.leaders != NULL ? SHMI_ALG_C : SHMI_ALG_A;
-    if (a == SHMI_ALG_AUTO)
-        return spread ? SHMI_ALG_C : SHMI_ALG_A;
+    if (a == SHMI_BARRIER_TWOLEVEL)
+        return t->topo.leaders != NULL ? SHMI_BARRIER_TWOLEVEL
+                                       : SHMI_BARRIER_DISSEMINATION;
+    if (a == SHMI_BARRIER_AUTO)
+        return spread ? SHMI_BARRIER_TWOLEVEL : SHMI_BARRIER_DISSEMINATION;
     return a;
 }
 
@@ -94,8 +96,8 @@ void shmi_coll_barrier(struct shmem_impl_team *t)
     if (t->n_pes == 1)
         return;
     switch (shmi_coll_barrier_pick(t)) {
-    case SHMI_ALG_B: shmi_coll_barrier_flat(t, s); break;
-    case SHMI_ALG_C: shmi_coll_barrier_twolevel(t, s); break;
+    case SHMI_BARRIER_FLAT: shmi_coll_barrier_flat(t, s); break;
+    case SHMI_BARRIER_TWOLEVEL: shmi_coll_barrier_twolevel(t, s); break;
     default: shmi_coll_dissem(t, s, NULL, t->n_pes, t->my_pe); break;
     }
 }

@@ -138,26 +138,26 @@ static void shmi_bcast_pull(struct shmem_impl_team *t, void *dest,
     shmi_coll_flag_take(done, (uint64_t)t->n_pes - 1);
 }
 
-/* SHMI_ALG_A (tree), _B (pull) or _C (two-level) for this call. */
-static int shmi_bcast_pick(const struct shmem_impl_team *t, const void *src,
-                           size_t nbytes)
+/* The algorithm of this call (never SHMI_BCAST_AUTO). */
+static shmi_bcast_alg_t shmi_bcast_pick(const struct shmem_impl_team *t,
+                                        const void *src, size_t nbytes)
 {
     const shmi_team_topo_t *o = &t->topo;
-    int a = shmi_coll_algo.bcast;
+    shmi_bcast_alg_t a = shmi_coll_algo.bcast;
     size_t off;
 
-    if (o->leaders == NULL && a == SHMI_ALG_C)
-        return SHMI_ALG_A; /* active sets have no node grouping */
-    if (a != SHMI_ALG_AUTO)
-        return a == SHMI_ALG_B && shmi_seg_lookup(src, nbytes, &off) < 0
-                   ? SHMI_ALG_A
+    if (o->leaders == NULL && a == SHMI_BCAST_TWOLEVEL)
+        return SHMI_BCAST_TREE; /* active sets have no node grouping */
+    if (a != SHMI_BCAST_AUTO)
+        return a == SHMI_BCAST_PULL && shmi_seg_lookup(src, nbytes, &off) < 0
+                   ? SHMI_BCAST_TREE
                    : a;
     if (nbytes >= shmi_coll_algo.large &&
         shmi_seg_lookup(src, nbytes, &off) >= 0)
-        return SHMI_ALG_B;
+        return SHMI_BCAST_PULL;
     if (o->leaders != NULL && o->n_leaders > 1 && o->n_leaders < t->n_pes)
-        return SHMI_ALG_C;
-    return SHMI_ALG_A;
+        return SHMI_BCAST_TWOLEVEL;
+    return SHMI_BCAST_TREE;
 }
 
 static void shmi_bcast_run(struct shmem_impl_team *t, void *dest,
@@ -165,10 +165,10 @@ static void shmi_bcast_run(struct shmem_impl_team *t, void *dest,
                            int root_dest)
 {
     switch (shmi_bcast_pick(t, src, nbytes)) {
-    case SHMI_ALG_B:
+    case SHMI_BCAST_PULL:
         shmi_bcast_pull(t, dest, src, nbytes, root, root_dest);
         break;
-    case SHMI_ALG_C:
+    case SHMI_BCAST_TWOLEVEL:
         shmi_bcast_twolevel(t, dest, src, nbytes, root, root_dest);
         break;
     default: shmi_bcast_tree(t, dest, src, nbytes, root, root_dest); break;

@@ -78,12 +78,35 @@ typedef struct shmi_coll_slot {
                      [SHMI_COLL_CHUNK]; /* [parity][round] */
 } shmi_coll_slot_t;
 
-/* Algorithms chosen by SHMEM_*_ALGORITHM (read once at start-up). */
-enum { SHMI_ALG_AUTO, SHMI_ALG_A, SHMI_ALG_B, SHMI_ALG_C };
+/* Algorithms chosen by SHMEM_*_ALGORITHM (read once at start-up); each
+ * collective has its own, named as in env_table.h, AUTO (0) picking by the
+ * team's shape and the message size. */
+typedef enum shmi_barrier_alg {
+    SHMI_BARRIER_AUTO,
+    SHMI_BARRIER_DISSEMINATION, /* log2(n) rounds of pairwise flags */
+    SHMI_BARRIER_FLAT,          /* all signal team PE 0, which releases all */
+    SHMI_BARRIER_TWOLEVEL,      /* flat in each node, dissemination among
+                                 * node leaders */
+} shmi_barrier_alg_t;
+
+typedef enum shmi_bcast_alg {
+    SHMI_BCAST_AUTO,
+    SHMI_BCAST_TREE,     /* binomial push from the root */
+    SHMI_BCAST_PULL,     /* every PE reads the root's source */
+    SHMI_BCAST_TWOLEVEL, /* tree among node leaders, then within nodes */
+} shmi_bcast_alg_t;
+
+typedef enum shmi_reduce_alg {
+    SHMI_REDUCE_AUTO,
+    SHMI_REDUCE_DOUBLING, /* recursive doubling */
+    SHMI_REDUCE_SLICES,   /* reduce-scatter by slices, then allgather */
+    SHMI_REDUCE_TWOLEVEL, /* tree inside each node, doubling among leaders */
+} shmi_reduce_alg_t;
+
 typedef struct shmi_coll_algo {
-    int barrier;  /* SHMI_ALG_A: dissemination, B: flat, C: two-level */
-    int bcast;    /* A: tree, B: pull, C: two-level */
-    int reduce;   /* A: doubling, B: slices, C: two-level */
+    shmi_barrier_alg_t barrier;
+    shmi_bcast_alg_t bcast;
+    shmi_reduce_alg_t reduce;
     size_t large; /* SHMEM_COLL_LARGE: bytes per PE */
 } shmi_coll_algo_t;
 extern shmi_coll_algo_t shmi_coll_algo;

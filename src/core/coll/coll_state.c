@@ -31,30 +31,40 @@ static uint64_t shmi_coll_taken[SHMI_TEAM_SLOTS][SHMI_COLL_NFLAGS];
 
 shmi_coll_algo_t shmi_coll_algo;
 
-/* SHMI_ALG_A, _B or _C for the named words of a CHOICE (c may be NULL),
- * SHMI_ALG_AUTO otherwise. */
-static int shmi_coll_choice(const char *value, const char *a, const char *b,
-                            const char *c)
+/* The values of SHMEM_*_ALGORITHM, in the order of each collective's enum
+ * (coll.h); env.c has already refused any other word. */
+#define SHMI_ALG_WORDS 4 /* auto and three algorithms, for each collective */
+_Static_assert(SHMI_BARRIER_TWOLEVEL == SHMI_ALG_WORDS - 1 &&
+                   SHMI_BCAST_TWOLEVEL == SHMI_ALG_WORDS - 1 &&
+                   SHMI_REDUCE_TWOLEVEL == SHMI_ALG_WORDS - 1,
+               "one name per algorithm");
+static const char *const shmi_barrier_names[SHMI_ALG_WORDS] = {
+    "auto", "dissemination", "flat", "twolevel"};
+static const char *const shmi_bcast_names[SHMI_ALG_WORDS] = {
+    "auto", "tree", "pull", "twolevel"};
+static const char *const shmi_reduce_names[SHMI_ALG_WORDS] = {
+    "auto", "doubling", "slices", "twolevel"};
+
+/* The index of value in names, 0 (auto) when absent. */
+static int shmi_coll_choice(const char *value,
+                            const char *const names[SHMI_ALG_WORDS])
 {
-    if (strcmp(value, a) == 0)
-        return SHMI_ALG_A;
-    if (strcmp(value, b) == 0)
-        return SHMI_ALG_B;
-    if (c != NULL && strcmp(value, c) == 0)
-        return SHMI_ALG_C;
-    return SHMI_ALG_AUTO;
+    for (int i = 1; i < SHMI_ALG_WORDS; i++)
+        if (strcmp(value, names[i]) == 0)
+            return i;
+    return 0;
 }
 
 int shmi_coll_state_init(void)
 {
     size_t bytes = sizeof(shmi_coll_slot_t) * SHMI_TEAM_SLOTS;
 
-    shmi_coll_algo.barrier = shmi_coll_choice(
-        shmi_env.BARRIER_ALGORITHM, "dissemination", "flat", "twolevel");
-    shmi_coll_algo.bcast =
-        shmi_coll_choice(shmi_env.BCAST_ALGORITHM, "tree", "pull", "twolevel");
-    shmi_coll_algo.reduce = shmi_coll_choice(shmi_env.REDUCE_ALGORITHM,
-                                             "doubling", "slices", "twolevel");
+    shmi_coll_algo.barrier = (shmi_barrier_alg_t)shmi_coll_choice(
+        shmi_env.BARRIER_ALGORITHM, shmi_barrier_names);
+    shmi_coll_algo.bcast = (shmi_bcast_alg_t)shmi_coll_choice(
+        shmi_env.BCAST_ALGORITHM, shmi_bcast_names);
+    shmi_coll_algo.reduce = (shmi_reduce_alg_t)shmi_coll_choice(
+        shmi_env.REDUCE_ALGORITHM, shmi_reduce_names);
     shmi_coll_algo.large = shmi_env.COLL_LARGE;
     shmi_coll_slots = shmi_heap_alloc(bytes, 64);
     if (shmi_coll_slots == NULL) {

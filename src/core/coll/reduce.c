@@ -134,9 +134,10 @@ static int shmi_reduce_use_twolevel(const struct shmem_impl_team *t)
                shmi_coll_log2_ceil(o->n_leaders) <=
                    SHMI_COLL_FOLD_IN - SHMI_REDUCE_NODE_ROUNDS;
 
-    if (!fits || shmi_coll_algo.reduce == SHMI_ALG_A)
+    if (!fits || shmi_coll_algo.reduce == SHMI_REDUCE_DOUBLING)
         return 0;
-    return shmi_coll_algo.reduce == SHMI_ALG_C || o->n_leaders < t->n_pes;
+    return shmi_coll_algo.reduce == SHMI_REDUCE_TWOLEVEL ||
+           o->n_leaders < t->n_pes;
 }
 
 static void shmi_reduce_chunk(struct shmem_impl_team *t, unsigned char *acc,
@@ -159,13 +160,12 @@ static void shmi_reduce_chunk(struct shmem_impl_team *t, unsigned char *acc,
  * passes large private ones is not conforming, but gets the same speed). */
 static int shmi_reduce_use_slices(void *dest, const void *src, size_t nbytes)
 {
+    shmi_reduce_alg_t a = shmi_coll_algo.reduce;
     size_t off;
 
-    int a = shmi_coll_algo.reduce;
-
-    if (a == SHMI_ALG_A || a == SHMI_ALG_C || nbytes == 0)
+    if (a == SHMI_REDUCE_DOUBLING || a == SHMI_REDUCE_TWOLEVEL || nbytes == 0)
         return 0;
-    if (a == SHMI_ALG_AUTO && nbytes < shmi_coll_algo.large)
+    if (a == SHMI_REDUCE_AUTO && nbytes < shmi_coll_algo.large)
         return 0;
     if (shmi_seg_lookup(dest, nbytes, &off) >= 0 &&
         shmi_seg_lookup(src, nbytes, &off) >= 0)
