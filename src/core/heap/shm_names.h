@@ -20,7 +20,9 @@
  * (unless the program replaced them meanwhile): no cost after start-up.
  * What no process of the node lives to see (every PE of the node killed
  * with SIGKILL at once: the OOM killer, scancel -s KILL, an abort from a PE
- * of another node) is swept at the next start that uses names there: names
+ * of another node; or a PE still in start-up that makes its name after the
+ * PE ending the job has stopped sweeping, then gets srun's SIGKILL) is
+ * swept at the next start that uses names there: names
  * of this user that Weft made, whose creator is gone, and older than any
  * start-up (so that a job in another pid namespace is never touched).
  */
