@@ -1,7 +1,7 @@
 /*
  * The transport contract: the one struct of operations every transport
  * implements (docs/design.md, decision 4). Adding a transport means
- * implementing shmt_ops_t and listing it in src/core/path.c; nothing else.
+ * implementing shmt_ops_t and listing it in transports/registry.c.
  *
  * Addressing. The core translates a symmetric address into a segment id and
  * an offset from that segment's base (the same offset on every PE, because
@@ -23,8 +23,9 @@
  * ep_create/ep_destroy are called by one thread at a time.
  *
  * Return values: 0 or a negative SHMI_E* code (src/core/error.h).
- * A member a transport cannot provide points at a stub that returns
- * SHMI_ENOSYS; it is never NULL.
+ * A member a transport cannot provide points at a stub of
+ * transports/transport_stubs.c (shmt_stub_*: operations return SHMI_ENOSYS,
+ * optional hooks do nothing); it is never NULL.
  */
 #ifndef SHMT_TRANSPORT_H
 #define SHMT_TRANSPORT_H
@@ -137,14 +138,16 @@ typedef struct shmt_ops {
 
     /* Called (instead of init) when the job does not need this transport:
      * warns, naming the variable, about a setting of it that could not be
-     * honoured were it used. NULL when there is nothing to check. */
+     * honoured were it used. shmt_stub_check_unused when there is nothing
+     * to check. */
     void (*check_unused)(void);
 
     /* Called once shmem_init's barrier has completed, when every PE has
      * reached the peers it must reach at start-up. Until then a peer that
      * stays unreachable is a broken network rather than a busy peer (every
      * PE is inside shmem_init, driving progress), so the transport may give
-     * up on it after a bounded time. NULL when there is nothing to do. */
+     * up on it after a bounded time. shmt_stub_started when there is nothing
+     * to do. */
     void (*started)(void);
 
     /* What the transport can do here: SHMT_CAP_* bits. Valid from a
@@ -167,5 +170,32 @@ static inline unsigned shmt_caps(const shmt_ops_t *t)
 /* The transports built into this library. */
 extern const shmt_ops_t shmt_local_ops;
 extern const shmt_ops_t shmt_ofi_ops;
+
+/* transports/registry.c: every transport built in, in the order the core
+ * prefers them, ending with NULL. */
+extern const shmt_ops_t *const shmt_registry[];
+
+/* The smallest `size` the core accepts: every member it reads, caps the
+ * last. */
+#define SHMT_OPS_MIN_SIZE \
+    (offsetof(shmt_ops_t, caps) + sizeof(((shmt_ops_t *)0)->caps))
+
+/* 0 when t's table covers SHMT_OPS_MIN_SIZE; otherwise SHMI_EINVAL with a
+ * message naming the transport and both sizes written to why. */
+int shmt_registry_check(const shmt_ops_t *t, char *why, size_t len);
+
+/* transports/transport_stubs.c: defaults for members a transport does not
+ * provide. */
+int shmt_stub_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                  const void *src, size_t len, int nbi);
+int shmt_stub_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                  void *dst, size_t len, int nbi);
+int shmt_stub_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                  shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
+                  const void *compare, void *fetched, int nbi);
+int shmt_stub_fence(shmt_ep_t *ep);
+int shmt_stub_quiet(shmt_ep_t *ep, int pe);
+void shmt_stub_check_unused(void);
+void shmt_stub_started(void);
 
 #endif /* SHMT_TRANSPORT_H */

@@ -215,11 +215,29 @@ static int shmi_path_local_covers_all(void)
            d.kind != SHMI_SHM_NONE;
 }
 
+/* Refuses a registered transport whose table is smaller than the members
+ * the core reads (transports/registry.c says why it is refused, not
+ * skipped). */
+static int shmi_paths_check_registry(void)
+{
+    char why[256];
+
+    for (int i = 0; shmt_registry[i]; i++)
+        if (shmt_registry_check(shmt_registry[i], why, sizeof(why)) < 0) {
+            SHMI_LOG(SHMI_LOG_ERROR, "path", "%s", why);
+            return SHMI_EINVAL;
+        }
+    return 0;
+}
+
 int shmi_paths_init(void)
 {
     int any_off, ret;
 
     shmi_backoff_configure();
+    ret = shmi_paths_check_registry();
+    if (ret)
+        return ret;
     ret = shmt_local_ops.init();
     if (ret && ret != SHMI_ENODEV)
         return ret;
@@ -237,8 +255,7 @@ int shmi_paths_init(void)
         (!any_off && strcmp(shmi_env.AMO_ENGINE, "fabric") != 0 &&
          shmi_path_local_covers_all())) {
         /* SHMEM_OFI_PROVIDER=nonexistent was silently ignored here. */
-        if (shmt_ofi_ops.check_unused)
-            shmt_ofi_ops.check_unused();
+        shmt_ofi_ops.check_unused();
         return 0;
     }
     ret = shmt_ofi_ops.init();
@@ -254,7 +271,7 @@ int shmi_paths_init(void)
 
 void shmi_paths_started(void)
 {
-    if (shmi_state.fabric && shmi_state.fabric->started)
+    if (shmi_state.fabric)
         shmi_state.fabric->started();
 }
 

@@ -165,5 +165,7 @@ const shmt_ops_t shmt_local_ops = {
     .fence = shmt_local_fence,
     .quiet = shmt_local_quiet,
     .progress = shmt_local_progress,
+    .check_unused = shmt_stub_check_unused,
+    .started = shmt_stub_started,
     .caps = shmt_local_caps,
 };

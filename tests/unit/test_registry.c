@@ -1,0 +1,73 @@
+/*
+ * The transport registry (transports/registry.c): every entry is accepted
+ * by the size check and has every member set (the stubs of
+ * transports/transport_stubs.c fill what a transport does not provide); a
+ * table built against a smaller contract is refused with a message naming
+ * it; the stubs answer SHMI_ENOSYS.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "core/error.h"
+#include "tests/common/check.h"
+#include "transports/transport.h"
+
+static void test_entries(void)
+{
+    char why[256] = "";
+    int n = 0;
+
+    for (int i = 0; shmt_registry[i]; i++, n++) {
+        const shmt_ops_t *t = shmt_registry[i];
+
+        CHECK_MSG(shmt_registry_check(t, why, sizeof(why)) == 0,
+                  "%s refused: %s", t->name, why);
+        CHECK_MSG(t->init && t->connect && t->finalize && t->reachable &&
+                      t->ep_create && t->ep_destroy && t->put && t->get &&
+                      t->amo && t->put_signal && t->fence && t->quiet &&
+                      t->progress && t->check_unused && t->started && t->caps,
+                  "%s has a NULL member", t->name);
+    }
+    /* The order is the core's preference: load/store before the fabric. */
+    CHECK_MSG(n == 2, "%d entries", n);
+    CHECK(shmt_registry[0] == &shmt_local_ops);
+    CHECK(shmt_registry[1] == &shmt_ofi_ops);
+}
+
+static void test_too_small(void)
+{
+    shmt_ops_t old = shmt_ofi_ops;
+    char why[256] = "";
+
+    old.name = "old";
+    old.size = offsetof(shmt_ops_t, caps); /* built before caps existed */
+    CHECK(shmt_registry_check(&old, why, sizeof(why)) == SHMI_EINVAL);
+    CHECK_MSG(strstr(why, "\"old\"") != NULL, "why: %s", why);
+    old.size = SHMT_OPS_MIN_SIZE - 1;
+    CHECK(shmt_registry_check(&old, why, sizeof(why)) == SHMI_EINVAL);
+    old.size = SHMT_OPS_MIN_SIZE;
+    CHECK(shmt_registry_check(&old, why, sizeof(why)) == 0);
+}
+
+static void test_stubs(void)
+{
+    char buf[8];
+
+    CHECK(shmt_stub_put(NULL, 0, SHMI_SEG_HEAP, 0, buf, 8, 0) == SHMI_ENOSYS);
+    CHECK(shmt_stub_get(NULL, 0, SHMI_SEG_HEAP, 0, buf, 8, 1) == SHMI_ENOSYS);
+    CHECK(shmt_stub_amo(NULL, 0, SHMI_SEG_HEAP, 0, SHMI_AMO_ADD,
+                        SHMI_DT_INT64, buf, NULL, NULL, 0) == SHMI_ENOSYS);
+    CHECK(shmt_stub_fence(NULL) == SHMI_ENOSYS);
+    CHECK(shmt_stub_quiet(NULL, -1) == SHMI_ENOSYS);
+    shmt_stub_check_unused();
+    shmt_stub_started();
+}
+
+int main(void)
+{
+    test_entries();
+    test_too_small();
+    test_stubs();
+    return check_end("unit_registry");
+}

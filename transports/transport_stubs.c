@@ -1,0 +1,53 @@
+/*
+ * Defaults for the members of shmt_ops_t (transports/transport.h) that a
+ * transport does not provide, so that none is NULL and the core calls every
+ * member without testing it: operations answer SHMI_ENOSYS, optional hooks
+ * do nothing.
+ */
+#include "config.h"
+
+#include "core/error.h"
+#include "transports/transport.h"
+
+int shmt_stub_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                  const void *src, size_t len, int nbi)
+{
+    (void)ep, (void)pe, (void)seg, (void)off, (void)src, (void)len, (void)nbi;
+    return SHMI_ENOSYS;
+}
+
+int shmt_stub_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                  void *dst, size_t len, int nbi)
+{
+    (void)ep, (void)pe, (void)seg, (void)off, (void)dst, (void)len, (void)nbi;
+    return SHMI_ENOSYS;
+}
+
+int shmt_stub_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                  shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
+                  const void *compare, void *fetched, int nbi)
+{
+    (void)ep, (void)pe, (void)seg, (void)off, (void)op, (void)dt;
+    (void)operand, (void)compare, (void)fetched, (void)nbi;
+    return SHMI_ENOSYS;
+}
+
+int shmt_stub_fence(shmt_ep_t *ep)
+{
+    (void)ep;
+    return SHMI_ENOSYS;
+}
+
+int shmt_stub_quiet(shmt_ep_t *ep, int pe)
+{
+    (void)ep, (void)pe;
+    return SHMI_ENOSYS;
+}
+
+void shmt_stub_check_unused(void)
+{
+}
+
+void shmt_stub_started(void)
+{
+}
