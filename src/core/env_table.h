@@ -33,6 +33,8 @@ SHMI_ENV(DATA_REMAP, BOOL, "1", "heap",
          "Share the program's data and bss with the PEs of this node (remapped at start-up) so on-node access to globals is load/store")
 SHMI_ENV(LOCAL, BOOL, "1", "transport",
          "Reach the memory of PEs on this node by load/store; 0 sends all traffic through libfabric")
+SHMI_ENV(TRANSPORT, STRING, "", "transport",
+         "Comma list of the transports this job may use, as shmem_info lists them (local, ofi); empty: all. ofi alone is SHMEM_LOCAL=0; local alone fails at start-up where a PE needs the fabric")
 SHMI_ENV(OFI_PROVIDER, STRING, "", "transport",
          "libfabric provider to use (e.g. shm, tcp;ofi_rxm, sockets, cxi); empty: FI_PROVIDER, else by preference. One that libfabric lacks is an error, a warning where the job does not use libfabric")
 SHMI_ENV(OFI_DOMAIN, STRING, "", "transport",

@@ -109,6 +109,7 @@ static void start(const char *routine, int thread_level)
      * programs that are not SHMEM_THREAD_MULTIPLE. */
     shmi_state.thread_level = thread_level;
     step(shmi_topo_init(), routine, "binding");
+    step(shmi_paths_select(), routine, "transport selection");
     step(shmi_segments_init(), routine, "symmetric segment set-up");
     step(shmi_paths_init(), routine, "transport set-up");
     step(shmi_boot_fence(), routine, "start-up exchange");

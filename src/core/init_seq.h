@@ -4,6 +4,7 @@
  *
  * shmem_init:
  *   shmi_env_load -> shmi_boot_init -> shmi_topo_init (binding)
+ *   -> shmi_paths_select (SHMEM_TRANSPORT)
  *   -> shmi_segments_init (heap, data; publishes its bases)
  *   -> shmi_paths_init (chooses and inits the fabric transport if needed;
  *      publishes addresses/keys) -> shmi_boot_fence
@@ -20,6 +21,9 @@
 #ifndef SHMI_INIT_SEQ_H
 #define SHMI_INIT_SEQ_H
 
+int shmi_paths_select(void);  /* src/core/path_select.c */
+/* 0 when SHMEM_TRANSPORT leaves the fabric out (set by shmi_paths_select). */
+extern int shmi_path_fabric_allowed;
 int shmi_paths_init(void);    /* src/core/path.c */
 int shmi_paths_connect(void); /* src/core/path.c */
 void shmi_paths_started(void); /* src/core/path.c: after the first barrier */

@@ -258,6 +258,17 @@ int shmi_paths_init(void)
         shmt_ofi_ops.check_unused();
         return 0;
     }
+    if (!shmi_path_fabric_allowed) {
+        SHMI_LOG(SHMI_LOG_ERROR, "path",
+                 "SHMEM_TRANSPORT=\"%s\" leaves out the fabric, but PE %d "
+                 "needs it: %s",
+                 shmi_env.TRANSPORT, shmi_my_pe_fast(),
+                 any_off ? "SHMEM_LOCAL_OFF_PES sends PEs through it"
+                 : strcmp(shmi_env.AMO_ENGINE, "fabric") == 0
+                     ? "SHMEM_AMO_ENGINE=fabric sends atomics through it"
+                     : "some peers are on other nodes or cannot be mapped");
+        return SHMI_EINVAL;
+    }
     ret = shmt_ofi_ops.init();
     if (ret == 0) {
         shmi_state.fabric = &shmt_ofi_ops;
@@ -369,7 +380,7 @@ static int shmi_path_engine(void)
 /* Sets shmi_dp_mixed and checks that every (PE, segment) has a path. */
 static int shmi_path_survey(void)
 {
-    int me = shmi_my_pe_fast(), warned = 0;
+    int me = shmi_my_pe_fast(), warned = 0, by_load_store = 0;
 
     for (int pe = 0; pe < shmi_n_pes_fast(); pe++) {
         int mapped = 0, unmapped = 0;
@@ -403,7 +414,12 @@ static int shmi_path_survey(void)
         if (shmi_state.fabric && mapped &&
             ((unmapped && pe != me) || !shmi_dp_cpu_atomics))
             shmi_dp_mixed = 1;
+        by_load_store += mapped && pe != me;
     }
+    /* The dp_transport_* cases of tests/dataplane/dataplane.cases read this
+     * line. */
+    SHMI_LOG(SHMI_LOG_DEBUG, "path", "load/store reaches %d of %d other PEs",
+             by_load_store, shmi_n_pes_fast() - 1);
     return 0;
 }
 
