@@ -173,15 +173,21 @@ static void print_fi_list(const struct fi_info *list, int engine)
  * chooses at start-up (ofi: the provider) declares nothing before that. */
 static void print_transports(void)
 {
-    static const shmt_ops_t *const transports[] = {&shmt_local_ops,
-                                                   &shmt_ofi_ops};
+    char why[256];
 
-    printf("\nTransports (capabilities each declares)\n");
-    for (size_t i = 0; i < sizeof(transports) / sizeof(transports[0]); i++) {
-        unsigned caps = shmt_caps(transports[i]);
+    printf("\nTransports (transports/registry.c, in the order preferred; "
+           "capabilities each declares; SHMEM_TRANSPORT restricts them)\n");
+    for (int i = 0; shmt_registry[i]; i++) {
+        const shmt_ops_t *t = shmt_registry[i];
+        unsigned caps;
         int n = 0;
 
-        printf("  %-8s", transports[i]->name);
+        printf("  %-8s", t->name);
+        if (shmt_registry_check(t, why, sizeof(why)) < 0) {
+            printf("refused: %s\n", why);
+            continue;
+        }
+        caps = shmt_caps(t);
         for (int b = 0; b < SHMT_CAP_COUNT; b++)
             if (caps & (1u << b))
                 printf("%s%s", n++ ? ", " : "", shmt_cap_name(b));
