@@ -29,7 +29,6 @@ libweft_internal_la_SOURCES += \
 	src/core/wait.c \
 	src/core/ctx.c \
 	src/core/path.c \
-	src/core/path_select.c \
 	src/core/range_check.c \
 	transports/local/local_ops.c
 noinst_HEADERS += \

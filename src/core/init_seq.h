@@ -4,7 +4,7 @@
  *
  * shmem_init:
  *   shmi_env_load -> shmi_boot_init -> shmi_topo_init (binding)
- *   -> shmi_paths_select (SHMEM_TRANSPORT)
+ *   -> shmi_paths_select (the registry's checks, SHMEM_TRANSPORT)
  *   -> shmi_segments_init (heap, data; publishes its bases)
  *   -> shmi_paths_init (chooses and inits the fabric transport if needed;
  *      publishes addresses/keys) -> shmi_boot_fence
@@ -24,6 +24,9 @@
 int shmi_paths_select(void);  /* src/core/path_select.c */
 /* 0 when SHMEM_TRANSPORT leaves the fabric out (set by shmi_paths_select). */
 extern int shmi_path_fabric_allowed;
+/* src/core/path_select.c, called by src/core/path.c. */
+int shmi_paths_fabric_refused(int any_off);
+void shmi_paths_report_reach(int by_load_store);
 int shmi_paths_init(void);    /* src/core/path.c */
 int shmi_paths_connect(void); /* src/core/path.c */
 void shmi_paths_started(void); /* src/core/path.c: after the first barrier */

@@ -215,29 +215,11 @@ static int shmi_path_local_covers_all(void)
            d.kind != SHMI_SHM_NONE;
 }
 
-/* Refuses a registered transport whose table is smaller than the members
- * the core reads (transports/registry.c says why it is refused, not
- * skipped). */
-static int shmi_paths_check_registry(void)
-{
-    char why[256];
-
-    for (int i = 0; shmt_registry[i]; i++)
-        if (shmt_registry_check(shmt_registry[i], why, sizeof(why)) < 0) {
-            SHMI_LOG(SHMI_LOG_ERROR, "path", "%s", why);
-            return SHMI_EINVAL;
-        }
-    return 0;
-}
-
 int shmi_paths_init(void)
 {
     int any_off, ret;
 
     shmi_backoff_configure();
-    ret = shmi_paths_check_registry();
-    if (ret)
-        return ret;
     ret = shmt_local_ops.init();
     if (ret && ret != SHMI_ENODEV)
         return ret;
@@ -258,17 +240,8 @@ int shmi_paths_init(void)
         shmt_ofi_ops.check_unused();
         return 0;
     }
-    if (!shmi_path_fabric_allowed) {
-        SHMI_LOG(SHMI_LOG_ERROR, "path",
-                 "SHMEM_TRANSPORT=\"%s\" leaves out the fabric, but PE %d "
-                 "needs it: %s",
-                 shmi_env.TRANSPORT, shmi_my_pe_fast(),
-                 any_off ? "SHMEM_LOCAL_OFF_PES sends PEs through it"
-                 : strcmp(shmi_env.AMO_ENGINE, "fabric") == 0
-                     ? "SHMEM_AMO_ENGINE=fabric sends atomics through it"
-                     : "some peers are on other nodes or cannot be mapped");
-        return SHMI_EINVAL;
-    }
+    if (!shmi_path_fabric_allowed)
+        return shmi_paths_fabric_refused(any_off);
     ret = shmt_ofi_ops.init();
     if (ret == 0) {
         shmi_state.fabric = &shmt_ofi_ops;
@@ -416,10 +389,7 @@ static int shmi_path_survey(void)
             shmi_dp_mixed = 1;
         by_load_store += mapped && pe != me;
     }
-    /* The dp_transport_* cases of tests/dataplane/dataplane.cases read this
-     * line. */
-    SHMI_LOG(SHMI_LOG_DEBUG, "path", "load/store reaches %d of %d other PEs",
-             by_load_store, shmi_n_pes_fast() - 1);
+    shmi_paths_report_reach(by_load_store);
     return 0;
 }
 

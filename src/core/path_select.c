@@ -12,6 +12,7 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "core/init_seq.h"
+#include "core/state.h"
 #include "transports/transport.h"
 
 int shmi_path_fabric_allowed = 1;
@@ -52,11 +53,28 @@ static long shmi_path_select_parse(const char *s)
     return chosen;
 }
 
+/* Refuses a registered transport whose table is smaller than the members
+ * the core reads (transports/registry.c says why it is refused, not
+ * skipped). */
+static int shmi_paths_check_registry(void)
+{
+    char why[256];
+
+    for (int i = 0; shmt_registry[i]; i++)
+        if (shmt_registry_check(shmt_registry[i], why, sizeof(why)) < 0) {
+            SHMI_LOG(SHMI_LOG_ERROR, "path", "%s", why);
+            return SHMI_EINVAL;
+        }
+    return 0;
+}
+
 int shmi_paths_select(void)
 {
     long chosen;
     int want_local, want_ofi;
 
+    if (shmi_paths_check_registry() < 0)
+        return SHMI_EINVAL;
     if (shmi_env.TRANSPORT[0] == '\0')
         return 0; /* every registered transport */
     chosen = shmi_path_select_parse(shmi_env.TRANSPORT);
@@ -81,4 +99,26 @@ int shmi_paths_select(void)
         shmi_env.LOCAL = 0; /* SHMEM_TRANSPORT=ofi is SHMEM_LOCAL=0 */
     shmi_path_fabric_allowed = want_ofi;
     return 0;
+}
+
+/* The message of a job that left out the fabric but needs it. */
+int shmi_paths_fabric_refused(int any_off)
+{
+    SHMI_LOG(SHMI_LOG_ERROR, "path",
+             "SHMEM_TRANSPORT=\"%s\" leaves out the fabric, but PE %d "
+             "needs it: %s",
+             shmi_env.TRANSPORT, shmi_my_pe_fast(),
+             any_off ? "SHMEM_LOCAL_OFF_PES sends PEs through it"
+             : strcmp(shmi_env.AMO_ENGINE, "fabric") == 0
+                 ? "SHMEM_AMO_ENGINE=fabric sends atomics through it"
+                 : "some peers are on other nodes or cannot be mapped");
+    return SHMI_EINVAL;
+}
+
+/* The dp_transport_* cases of tests/dataplane/dataplane.cases read this
+ * line. */
+void shmi_paths_report_reach(int by_load_store)
+{
+    SHMI_LOG(SHMI_LOG_DEBUG, "path", "load/store reaches %d of %d other PEs",
+             by_load_store, shmi_n_pes_fast() - 1);
 }
