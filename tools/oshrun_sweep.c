@@ -33,8 +33,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/pid_gone.h"
-#include "core/shm_region_name.h"
+#include "services/pid_gone.h"
+#include "services/shm_region_name.h"
 #include "tools/oshrun.h"
 
 #define SHM_DIR "/dev/shm"

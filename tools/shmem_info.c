@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/env.h"
-#include "core/error.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "transports/ofi/ofi_caps.h"
 #include "transports/transport.h"
 

@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-#include "core/error.h"
+#include "services/error.h"
 #include "transports/transport.h"
 
 const shmt_ops_t *const shmt_registry[] = {

@@ -22,7 +22,7 @@
  * threads, so the transport need not lock per endpoint. init/finalize and
  * ep_create/ep_destroy are called by one thread at a time.
  *
- * Return values: 0 or a negative SHMI_E* code (src/core/error.h).
+ * Return values: 0 or a negative SHMI_E* code (src/services/error.h).
  * A member a transport cannot provide points at a stub of
  * transports/transport_stubs.c (shmt_stub_*: operations return SHMI_ENOSYS,
  * optional hooks do nothing); it is never NULL.
@@ -33,8 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/core_api.h" /* shmi_amo_op_t */
-#include "core/dtype.h"
+#include "services/amo_op.h"
+#include "services/dtype.h"
 
 /* Segments every PE has at the same offsets (see src/core/segment.h). */
 typedef enum shmi_seg_id {
@@ -122,11 +122,13 @@ typedef struct shmt_ops {
                shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
                const void *compare, void *fetched, int nbi);
 
-    /* Put then a 64-bit signal update (SHMEM_SIGNAL_SET or _ADD) at
-     * (sig_seg, sig_off) that the target observes only after the data. */
+    /* Put then a 64-bit signal update at (sig_seg, sig_off), sig_op
+     * SHMI_AMO_SET or SHMI_AMO_ADD, that the target observes only after
+     * the data. */
     int (*put_signal)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                       const void *src, size_t len, shmi_seg_id_t sig_seg,
-                      size_t sig_off, uint64_t signal, int sig_op, int nbi);
+                      size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
+                      int nbi);
 
     /* Ordering and completion (pe < 0: every PE). */
     int (*fence)(shmt_ep_t *ep);
@@ -186,6 +188,8 @@ int shmt_registry_check(const shmt_ops_t *t, char *why, size_t len);
 
 /* transports/transport_stubs.c: defaults for members a transport does not
  * provide. */
+int shmt_stub_ep_create(long options, shmt_ep_t **ep);
+void shmt_stub_ep_destroy(shmt_ep_t *ep);
 int shmt_stub_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                   const void *src, size_t len, int nbi);
 int shmt_stub_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
@@ -193,8 +197,13 @@ int shmt_stub_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
 int shmt_stub_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                   shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
                   const void *compare, void *fetched, int nbi);
+int shmt_stub_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                         const void *src, size_t len, shmi_seg_id_t sig_seg,
+                         size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
+                         int nbi);
 int shmt_stub_fence(shmt_ep_t *ep);
 int shmt_stub_quiet(shmt_ep_t *ep, int pe);
+void shmt_stub_progress(void);
 void shmt_stub_check_unused(void);
 void shmt_stub_started(void);
 

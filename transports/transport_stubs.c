@@ -6,8 +6,19 @@
  */
 #include "config.h"
 
-#include "core/error.h"
+#include "services/error.h"
 #include "transports/transport.h"
+
+int shmt_stub_ep_create(long options, shmt_ep_t **ep)
+{
+    (void)options, (void)ep;
+    return SHMI_ENOSYS;
+}
+
+void shmt_stub_ep_destroy(shmt_ep_t *ep)
+{
+    (void)ep;
+}
 
 int shmt_stub_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                   const void *src, size_t len, int nbi)
@@ -32,6 +43,16 @@ int shmt_stub_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     return SHMI_ENOSYS;
 }
 
+int shmt_stub_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                         const void *src, size_t len, shmi_seg_id_t sig_seg,
+                         size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
+                         int nbi)
+{
+    (void)ep, (void)pe, (void)seg, (void)off, (void)src, (void)len;
+    (void)sig_seg, (void)sig_off, (void)signal, (void)sig_op, (void)nbi;
+    return SHMI_ENOSYS;
+}
+
 int shmt_stub_fence(shmt_ep_t *ep)
 {
     (void)ep;
@@ -42,6 +63,10 @@ int shmt_stub_quiet(shmt_ep_t *ep, int pe)
 {
     (void)ep, (void)pe;
     return SHMI_ENOSYS;
+}
+
+void shmt_stub_progress(void)
+{
 }
 
 void shmt_stub_check_unused(void)

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "boot/boot_pmix.h"
-#include "core/error.h"
+#include "services/error.h"
 
 /* Keys are prefixed so that Weft's never collide with a launcher's. */
 static int full_key(const char *key, pmix_key_t out)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "boot/boot_pmix.h"
-#include "core/error.h"
+#include "services/error.h"
 
 typedef struct local_blob {
     struct local_blob *next;

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "boot/boot_pmix.h"
-#include "core/error.h"
 #include "core/heap/shm_names.h"
+#include "services/error.h"
 
 /* Status of a PE that ends because its launcher is gone (as after SIGHUP,
  * the usual signal for a lost controlling process). */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "boot/boot_pmix.h"
-#include "core/error.h"
+#include "services/error.h"
 
 #define HOST_MAX 256
 #define HOST_KEY "boot.host"

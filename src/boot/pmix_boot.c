@@ -15,7 +15,7 @@
 
 #include "boot/boot_pmix.h"
 #include "core/heap/shm_names.h"
-#include "core/error.h"
+#include "services/error.h"
 
 shmi_boot_pmix_t shmi_boot_pmix;
 

@@ -21,7 +21,7 @@
 
 #include "core/dataplane.h"
 #include "gpu/device_path.h"
-#include "transports/local/local_inline.h"
+#include "services/cpu_ops.h"
 
 /* What each op needs: operand, compare and fetched pointers. */
 enum { SHMI_AMO_NEED_OPND = 1, SHMI_AMO_NEED_CMP = 2, SHMI_AMO_NEED_FETCH = 4 };
@@ -108,7 +108,7 @@ shmi_amo_do(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
     }
     p = shmi_seg_peer_ptr(pe, seg, off);
     if (SHMI_LIKELY(p != NULL && shmi_dp_cpu_atomics)) {
-        shmt_local_amo_apply(p, op, dt, operand, compare, fetched);
+        shmi_cpu_amo_apply(p, op, dt, operand, compare, fetched);
         return;
     }
     shmi_dp_fabric_amo(routine, ctx, pe, seg, off, op, dt, operand, compare,

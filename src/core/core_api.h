@@ -25,7 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/dtype.h"
+#include "services/amo_op.h"
+#include "services/dtype.h"
 #include "shmem.h"
 
 /*
@@ -80,24 +81,6 @@ void shmi_ibget(const char *routine, shmem_ctx_t ctx, void *dest,
                 size_t nblocks, size_t elem_size, int pe);
 
 /* ---- Atomics (src/core/amo.c) -------------------------------------------- */
-
-typedef enum shmi_amo_op {
-    SHMI_AMO_FETCH,     /* fetched = *dest */
-    SHMI_AMO_SET,       /* *dest = operand */
-    SHMI_AMO_CSWAP,     /* fetched = *dest; if (*dest == compare) *dest = operand */
-    SHMI_AMO_SWAP,      /* fetched = *dest; *dest = operand */
-    SHMI_AMO_FETCH_INC, /* fetched = *dest; *dest += 1 */
-    SHMI_AMO_INC,       /* *dest += 1 */
-    SHMI_AMO_FETCH_ADD, /* fetched = *dest; *dest += operand */
-    SHMI_AMO_ADD,       /* *dest += operand */
-    SHMI_AMO_FETCH_AND,
-    SHMI_AMO_AND,
-    SHMI_AMO_FETCH_OR,
-    SHMI_AMO_OR,
-    SHMI_AMO_FETCH_XOR,
-    SHMI_AMO_XOR,
-    SHMI_AMO_COUNT
-} shmi_amo_op_t;
 
 /*
  * One atomic on the dtype-sized word at symmetric address dest of pe.

@@ -5,7 +5,7 @@
  *
  * Path choice, per call (docs/design.md, decision 4): when the target word is
  * mapped here (shmi_seg_peer_ptr != NULL) the load/store path of
- * transports/local/local_inline.h runs inline; otherwise the call goes to
+ * services/cpu_ops.h runs inline; otherwise the call goes to
  * shmi_state.fabric. Atomics follow the rule of shmi_dp_amo_local() below.
  */
 #ifndef SHMI_DATAPLANE_H
@@ -17,10 +17,10 @@
 
 #include "core/core_api.h"
 #include "core/ctx.h"
-#include "core/error.h"
 #include "core/segment.h"
 #include "core/state.h"
 #include "gpu/device_path.h"
+#include "services/error.h"
 
 /* shmi_X for the non-typed public routines (generated). */
 #include "api/gen/core_decl.h"

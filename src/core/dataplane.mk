@@ -1,6 +1,6 @@
 # ---- Symmetric memory: heap, data segment, allocator, local mappings ----
-# (docs/design.md, decisions 1-3; src/core/heap/,
-# transports/local/local_map.c)
+# (docs/design.md, decisions 1-3; src/core/heap/; the peers' segments are
+# mapped by transports/local)
 libweft_internal_la_SOURCES += \
 	src/core/heap/alloc.c \
 	src/core/heap/shm_object.c \
@@ -9,8 +9,7 @@ libweft_internal_la_SOURCES += \
 	src/core/heap/heap_space.c \
 	src/core/heap/data_seg.c \
 	src/core/heap/segments.c \
-	src/core/heap/memory.c \
-	transports/local/local_map.c
+	src/core/heap/memory.c
 noinst_HEADERS += \
 	src/core/heap/alloc.h \
 	src/core/heap/shm_object.h \
@@ -19,8 +18,7 @@ noinst_HEADERS += \
 	src/core/heap/heap_space.h
 # ---- end of symmetric memory ----
 # (files of this area are listed here)
-# -- Data plane: RMA, atomics, signals, ordering, wait/test, contexts, paths,
-#    and the load/store transport's data operations.
+# -- Data plane: RMA, atomics, signals, ordering, wait/test, contexts, paths.
 libweft_internal_la_SOURCES += \
 	src/core/rma.c \
 	src/core/amo.c \
@@ -29,12 +27,8 @@ libweft_internal_la_SOURCES += \
 	src/core/wait.c \
 	src/core/ctx.c \
 	src/core/path.c \
-	src/core/range_check.c \
-	transports/local/local_ops.c
+	src/core/range_check.c
 noinst_HEADERS += \
 	src/core/ctx.h \
-	src/core/dataplane.h \
-	src/core/backoff.h \
-	transports/local/local.h \
-	transports/local/local_inline.h
+	src/core/dataplane.h
 # -- end of the data plane block

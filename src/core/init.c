@@ -14,13 +14,13 @@
 #include "boot/boot.h"
 #include "core/coll/watch.h"
 #include "core/ctx.h"
-#include "core/env.h"
-#include "core/error.h"
 #include "core/init.h"
 #include "core/init_seq.h"
 #include "core/segment.h"
 #include "core/state.h"
 #include "core/team/team.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "shmem.h"
 
 /* The fatal path ends every PE of the job, not only this one. */
@@ -105,6 +105,7 @@ static void start(const char *routine, int thread_level)
         early_fatal(__LINE__, __func__, routine, err);
     }
     shmi_abort_hook = abort_job;
+    shmi_log_pe = shmi_state.boot.rank;
     /* Known before the transports start, so that they can skip locking in
      * programs that are not SHMEM_THREAD_MULTIPLE. */
     shmi_state.thread_level = thread_level;

@@ -31,14 +31,14 @@
 #include <stdlib.h>
 
 #include "api/gen/core_decl.h"
-#include "core/backoff.h"
 #include "core/coll/watch.h"
 #include "core/core_api.h"
 #include "core/dataplane.h"
-#include "core/error.h"
 #include "core/init.h"
 #include "core/segment.h"
 #include "core/state.h"
+#include "services/backoff.h"
+#include "services/error.h"
 
 typedef struct shmi_lock_words {
     int32_t *tail; /* on the home PE */

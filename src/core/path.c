@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/backoff.h"
 #include "core/dataplane.h"
-#include "core/env.h"
 #include "core/heap/heap.h"
 #include "core/init_seq.h"
 #include "core/team/team.h"
+#include "services/backoff.h"
+#include "services/env.h"
 
 int shmi_dp_cpu_atomics = 1;
 int shmi_dp_mixed = 0;
@@ -162,7 +162,10 @@ void shmi_dp_fabric_put_signal(const char *routine, shmem_ctx_t ctx, int pe,
     shmi_dp_lock(ctx);
     do {
         ret = f->put_signal(ctx->fabric_ep, pe, seg, off, src, len, sig_seg,
-                            sig_off, signal, sig_op, nbi);
+                            sig_off, signal,
+                            sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD
+                                                       : SHMI_AMO_SET,
+                            nbi);
     } while (shmi_dp_again(ret));
     shmi_dp_unlock(ctx);
     if (ret)
@@ -219,7 +222,7 @@ int shmi_paths_init(void)
 {
     int any_off, ret;
 
-    shmi_backoff_configure();
+    shmi_backoff_configure(shmi_state.boot.local_size);
     ret = shmt_local_ops.init();
     if (ret && ret != SHMI_ENODEV)
         return ret;
@@ -245,6 +248,7 @@ int shmi_paths_init(void)
     ret = shmt_ofi_ops.init();
     if (ret == 0) {
         shmi_state.fabric = &shmt_ofi_ops;
+        shmi_backoff_progress = shmi_progress;
         return 0;
     }
     SHMI_LOG(SHMI_LOG_WARN, "path",
@@ -417,6 +421,7 @@ int shmi_paths_connect(void)
 void shmi_paths_finalize(void)
 {
     if (shmi_state.fabric) {
+        shmi_backoff_progress = NULL;
         shmi_state.fabric->finalize();
         shmi_state.fabric = NULL;
     }

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/env.h"
-#include "core/error.h"
 #include "core/init_seq.h"
 #include "core/state.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "transports/transport.h"
 
 int shmi_path_fabric_allowed = 1;

@@ -10,7 +10,7 @@
 
 #include "core/dataplane.h"
 #include "gpu/device_path.h"
-#include "transports/local/local_inline.h"
+#include "services/cpu_ops.h"
 
 /* Device memory on either side (src/gpu/device_path.h). */
 static void shmi_rma_device(const char *routine, shmem_ctx_t ctx, int is_put,
@@ -52,7 +52,7 @@ shmi_rma_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
     }
     p = shmi_seg_peer_ptr(pe, seg, off);
     if (SHMI_LIKELY(p != NULL)) {
-        shmt_local_copy(p, src, nbytes, SHMT_TO_PEER);
+        shmi_cpu_copy(p, src, nbytes, SHMI_CPU_TO_PEER);
         return;
     }
     shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, nbi);
@@ -81,7 +81,7 @@ shmi_rma_get_in(const char *routine, shmem_ctx_t ctx, void *dest,
     }
     p = shmi_seg_peer_ptr(pe, seg, off);
     if (SHMI_LIKELY(p != NULL)) {
-        shmt_local_copy(dest, p, nbytes, SHMT_FROM_PEER);
+        shmi_cpu_copy(dest, p, nbytes, SHMI_CPU_FROM_PEER);
         return;
     }
     shmi_dp_fabric_get(routine, ctx, pe, seg, off, dest, nbytes, nbi);
@@ -109,7 +109,7 @@ static inline int shmi_put_fast(shmem_ctx_t ctx, void *dest, const void *src,
 
     if (SHMI_UNLIKELY(p == NULL))
         return 0;
-    shmt_local_copy(p, src, nbytes, SHMT_TO_PEER);
+    shmi_cpu_copy(p, src, nbytes, SHMI_CPU_TO_PEER);
     return 1;
 }
 
@@ -120,7 +120,7 @@ static inline int shmi_get_fast(shmem_ctx_t ctx, void *dest, const void *src,
 
     if (SHMI_UNLIKELY(p == NULL))
         return 0;
-    shmt_local_copy(dest, p, nbytes, SHMT_FROM_PEER);
+    shmi_cpu_copy(dest, p, nbytes, SHMI_CPU_FROM_PEER);
     return 1;
 }
 
@@ -281,10 +281,10 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
             shmi_rma_device(routine, ctx, is_put, pe, seg, off + r,
                             is_put ? (void *)(src + o) : dest + d, bytes, 0);
         else if (base && is_put)
-            shmt_local_copy(base + d, src + o, bytes, SHMT_TO_PEER);
+            shmi_cpu_copy(base + d, src + o, bytes, SHMI_CPU_TO_PEER);
         else if (base)
-            shmt_local_copy(dest + d, base + o, bytes,
-                            SHMT_FROM_PEER);
+            shmi_cpu_copy(dest + d, base + o, bytes,
+                            SHMI_CPU_FROM_PEER);
         else if (is_put)
             shmi_dp_fabric_put(routine, ctx, pe, seg, off + r, src + o, bytes,
                                0);

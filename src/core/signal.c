@@ -13,7 +13,7 @@
 
 #include "core/dataplane.h"
 #include "gpu/device_path.h"
-#include "transports/local/local_inline.h"
+#include "services/cpu_ops.h"
 
 /* What a caller of put_signal must get right; fatal with the routine name. */
 static void shmi_signal_check(const char *routine, const uint64_t *sig_addr,
@@ -35,10 +35,7 @@ static void shmi_signal_send(const char *routine, shmem_ctx_t ctx, int pe,
     shmi_amo_op_t op = sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET;
 
     if (s && shmi_dp_cpu_atomics) {
-        if (op == SHMI_AMO_ADD)
-            __atomic_fetch_add(s, signal, __ATOMIC_SEQ_CST);
-        else
-            __atomic_store_n(s, signal, __ATOMIC_RELEASE);
+        shmi_cpu_signal(s, signal, op == SHMI_AMO_ADD);
         return;
     }
     shmi_dp_fabric_amo(routine, ctx, pe, sseg, soff, op, SHMI_DT_UINT64,
@@ -58,7 +55,7 @@ static void shmi_put_signal_slow(const char *routine, shmem_ctx_t ctx,
         return;
     }
     if (p != NULL) {
-        shmt_local_copy(p, src, nbytes, SHMT_TO_PEER);
+        shmi_cpu_copy(p, src, nbytes, SHMI_CPU_TO_PEER);
         __atomic_thread_fence(__ATOMIC_RELEASE);
     } else if (nbytes > 0) {
         shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, 0);
@@ -108,7 +105,8 @@ shmi_put_signal_do(const char *routine, shmem_ctx_t ctx, void *dest,
         p = shmi_seg_peer_ptr(pe, seg, off);
         if (SHMI_LIKELY(p != NULL && s != NULL && shmi_dp_cpu_atomics &&
                         !shmi_device_touches(src, nbytes))) {
-            shmt_local_put_signal_apply(p, src, nbytes, s, signal, sig_op);
+            shmi_cpu_put_signal(p, src, nbytes, s, signal,
+                                sig_op == SHMEM_SIGNAL_ADD);
             return;
         }
     }

@@ -19,13 +19,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "core/backoff.h"
 #include "core/dataplane.h"
-#include "core/env.h"
 #include "core/heap/device_heap.h"
 #include "gpu/device_path.h"
 #include "gpu/device_proxy.h"
 #include "gpu/gpu_mock.h"
+#include "services/backoff.h"
+#include "services/env.h"
 
 int shmi_device_active;
 

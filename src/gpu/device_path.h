@@ -39,8 +39,8 @@
 #include <stdint.h>
 
 #include "core/core_api.h"
-#include "core/dtype.h"
 #include "gpu/gpu.h"
+#include "services/dtype.h"
 
 /* Bytes per chunk of a staged transfer (each of the two bounce buffers). */
 #define SHMI_DEVICE_STAGE_CHUNK ((size_t)512 << 10)

@@ -23,15 +23,15 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "core/backoff.h"
 #include "core/ctx.h"
 #include "core/dataplane.h"
-#include "core/env.h"
 #include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
 #include "gpu/device_path.h"
 #include "gpu/device_proxy.h"
-#include "transports/local/local_inline.h"
+#include "services/backoff.h"
+#include "services/cpu_ops.h"
+#include "services/env.h"
 
 /* Longest sleep of the idle service thread, and its first one (ns); after
  * a request, a few polls give the core away (sched_yield) before sleeping,
@@ -371,7 +371,7 @@ static int svc_rmw(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
     int ret = g->copy(&w, word, size, SHMI_GPU_D2H);
 
     if (ret == 0)
-        shmt_local_amo_apply(&w, op, dt, operand, compare, fetched);
+        shmi_cpu_amo_apply(&w, op, dt, operand, compare, fetched);
     if (ret == 0 && op != SHMI_AMO_FETCH)
         ret = g->copy(word, &w, size, SHMI_GPU_H2D);
     return ret;

@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "core/core_api.h"
-#include "core/dtype.h"
+#include "services/dtype.h"
 
 #define SHMI_DEVICE_SVC_SLOTS   8
 #define SHMI_DEVICE_SVC_REPLIES 8

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/core_api.h" /* shmi_amo_op_t */
-#include "core/dtype.h"
+#include "services/amo_op.h"
+#include "services/dtype.h"
 
 /* Direction of a copy, as the runtimes name them. */
 typedef enum shmi_gpu_copy {

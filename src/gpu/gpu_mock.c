@@ -27,10 +27,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/error.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_mock.h"
-#include "transports/local/local_inline.h"
+#include "services/cpu_ops.h"
+#include "services/error.h"
 
 enum { MOCK_MAX_REGIONS = 64, MOCK_MAGIC = 0x6d6f636b };
 
@@ -243,7 +243,7 @@ static int mock_atomic(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
         return SHMI_EINVAL;
     }
     mock_window(word, size, PROT_READ | PROT_WRITE);
-    shmt_local_amo_apply(word, op, dt, operand, compare, fetched);
+    shmi_cpu_amo_apply(word, op, dt, operand, compare, fetched);
     mock_window(word, size, PROT_NONE);
     pthread_mutex_unlock(&mock_lock);
     return 0;

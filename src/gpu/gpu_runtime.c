@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "services/error.h"
 
 /* An IPC handle as the runtimes pass it: by value, opaque. */
 typedef struct rt_ipc {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "services/error.h"
 #include "topo/placement.h"
 
 enum { PLACE_MAX_DEVS = 64 };

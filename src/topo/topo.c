@@ -11,10 +11,10 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "core/env.h"
-#include "core/error.h"
 #include "core/init_seq.h"
 #include "core/state.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "topo/placement.h"
 
 static shmi_placement_t placement;

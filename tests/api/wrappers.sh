@@ -12,5 +12,5 @@ $CC -std=c11 -Wall -Wextra -Werror -O0 -I"$S/include" -I"$S/src" -I"$S" \
     "$gen/rma.c" "$gen/rma_strided.c" "$gen/signal.c" "$gen/amo.c" \
     "$gen/amo_nbi.c" "$gen/amo_deprecated.c" \
     "$gen/sync.c" "$gen/coll.c" "$gen/coll_deprecated.c" \
-    "$S/src/core/dtype.c" || exit 1
+    "$S/src/services/dtype.c" || exit 1
 exec "$tmp/wrappers"

@@ -1,6 +1,6 @@
 /*
  * Unit tests of the data plane without a job: the load/store atomics of
- * transports/local/local_inline.h (every op and width, and contention
+ * services/cpu_ops.h (every op and width, and contention
  * between threads) and the wait/test engine of src/core/wait.c (every kind,
  * comparison, mask and vector form), on a fake one-PE heap.
  */
@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/backoff.h"
 #include "core/dataplane.h"
-#include "transports/local/local_inline.h"
+#include "services/backoff.h"
+#include "services/cpu_ops.h"
 #include "tests/common/check.h"
 
 /* Called through a function the compiler cannot see into, as the core calls
@@ -24,7 +24,7 @@ __attribute__((noipa)) static void amo_apply(void *p, shmi_amo_op_t op,
                                              shmi_dtype_t dt, const void *v,
                                              const void *c, void *f)
 {
-    shmt_local_amo_apply(p, op, dt, v, c, f);
+    shmi_cpu_amo_apply(p, op, dt, v, c, f);
 }
 
 static uint64_t amo64(uint64_t *w, shmi_amo_op_t op, uint64_t v, uint64_t c)

@@ -20,9 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/error.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_mock.h"
+#include "services/error.h"
 #include "tests/common/check.h"
 
 enum { N = 1 << 16 };

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
 #include "gpu/gpu.h"
+#include "services/error.h"
 
 static int failures;
 

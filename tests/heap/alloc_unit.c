@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
 #include "core/heap/alloc.h"
+#include "services/error.h"
 #include "tests/common/check.h"
 
 #define G SHMI_ALLOC_GRAIN

@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/error.h"
 #include "core/heap/shm_object.h"
+#include "services/error.h"
 #include "tests/common/check.h"
 
 /* A child opens the object as a peer would and writes into it. */

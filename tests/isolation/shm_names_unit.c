@@ -21,10 +21,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/error.h"
 #include "core/heap/shm_names.h"
 #include "core/heap/shm_object.h"
 #include "core/state.h"
+#include "services/error.h"
 #include "tests/common/check.h"
 
 static char job[40];

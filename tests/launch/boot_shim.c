@@ -8,8 +8,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "core/error.h"
 #include "core/heap/shm_names.h"
+#include "services/error.h"
 
 int shmi_log_level = SHMI_LOG_WARN;
 

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <sys/mman.h>
 
-#include "core/error.h"
 #include "core/state.h"
+#include "services/error.h"
 #include "tests/ofi/ofi_test.h"
 #include "transports/ofi/ofi_internal.h"
 

@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "core/env.h"
 #include "core/state.h"
+#include "services/env.h"
 #include "tests/ofi/ofi_test.h"
 #include "transports/ofi/ofi_internal.h"
 
@@ -121,7 +121,7 @@ static void test_put_bounce(void)
         t_fill(src, 1000, t_me, 90 + r);
         T_OK(t_ops->put_signal(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL,
                                src, 1000, SHMI_SEG_HEAP, T_OFF_SIG, 1,
-                               SHMEM_SIGNAL_ADD, 0));
+                               SHMI_AMO_ADD, 0));
         memset(src, 0xEE, 1000);
         t_wait_ge(T_OFF_SIG, r);
         t_verify((unsigned char *)t_heap + T_OFF_SMALL, 1000, t_left(),
@@ -386,7 +386,7 @@ static void test_put_signal(void)
                                r ? T_OFF_BIG : T_OFF_SMALL, src, lens[r],
                                SHMI_SEG_HEAP, r ? T_OFF_SIG2 : T_OFF_SIG,
                                r ? 7 : 1,
-                               r ? SHMEM_SIGNAL_SET : SHMEM_SIGNAL_ADD, r));
+                               r ? SHMI_AMO_SET : SHMI_AMO_ADD, r));
         t_wait_ge(r ? T_OFF_SIG2 : T_OFF_SIG, r ? 7 : 1);
         t_verify((unsigned char *)t_heap + (r ? T_OFF_BIG : T_OFF_SMALL),
                  lens[r], t_left(), 40 + r, "put_signal data");

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "core/env.h"
-#include "core/error.h"
 #include "core/state.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "tests/ofi/ofi_test.h"
 
 /* A wait longer than this is a failure, not a hang (seconds). */

@@ -3,7 +3,7 @@
 # lists the transports with their capabilities;
 # --env reports a bad value by name and fails; --env-markdown is what
 # docs/env.md holds (regenerate it with `make env-doc` in the build
-# directory after changing src/core/env_table.h).
+# directory after changing src/services/env_table.h).
 set -u
 B=${B:-.}
 S=${S:-..}

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/env.h"
-#include "core/error.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "tests/common/check.h"
 
 /* Removes every variable the table knows under both prefixes. */
@@ -17,7 +17,7 @@ static void clear_env(void)
 {
     static const char *const names[] = {
 #define SHMI_ENV(NAME, TYPE, DEFAULT, CATEGORY, HELP) #NAME,
-#include "core/env_table.h"
+#include "services/env_table.h"
 #undef SHMI_ENV
     };
     char buf[128];

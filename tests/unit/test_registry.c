@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "core/error.h"
+#include "services/error.h"
 #include "tests/common/check.h"
 #include "transports/transport.h"
 

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/env.h"
-#include "core/error.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "tests/common/check.h"
 
 static void expect_ok(const char *text, uint64_t want)

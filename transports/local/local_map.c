@@ -1,7 +1,7 @@
 /*
  * The local transport's set-up: mapping the heap and data segment of every
- * PE of this node (docs/design.md, decision 1), and shmt_local_ops itself. The
- * data members (put, get, amo, ...) are in local_ops.c.
+ * PE of this node (docs/design.md, decision 1), and shmt_local_ops itself
+ * (its data members are stubs: the core does the loads and stores).
  *
  * After connect, shmi_state.peer_base[seg][pe] is where segment seg of pe is
  * mapped in this process: set for this PE always, for the other PEs of the
@@ -18,10 +18,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/env.h"
-#include "core/error.h"
 #include "core/heap/heap.h"
 #include "core/state.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "transports/local/local.h"
 
 /* The mappings made here, to undo them (peer_base entries may have been
@@ -143,12 +143,17 @@ int shmt_local_reachable(int pe, shmi_seg_id_t seg)
 }
 
 /* Loads and stores into mapped segments; its atomics are the CPU's own
- * (local_inline.h), whatever else reaches the same words. */
+ * (src/services/cpu_ops.h), whatever else reaches the same words. */
 static unsigned shmt_local_caps(void)
 {
     return SHMT_CAP_LOAD_STORE | SHMT_CAP_ATOMICS_CPU;
 }
 
+/*
+ * The core does the loads and stores itself, on the mappings this
+ * transport makes (SHMT_CAP_LOAD_STORE): its data members are the
+ * contract's stubs, never called.
+ */
 const shmt_ops_t shmt_local_ops = {
     .size = sizeof(shmt_ops_t),
     .name = "local",
@@ -156,15 +161,15 @@ const shmt_ops_t shmt_local_ops = {
     .connect = shmt_local_connect,
     .finalize = shmt_local_finalize,
     .reachable = shmt_local_reachable,
-    .ep_create = shmt_local_ep_create,
-    .ep_destroy = shmt_local_ep_destroy,
-    .put = shmt_local_put,
-    .get = shmt_local_get,
-    .amo = shmt_local_amo,
-    .put_signal = shmt_local_put_signal,
-    .fence = shmt_local_fence,
-    .quiet = shmt_local_quiet,
-    .progress = shmt_local_progress,
+    .ep_create = shmt_stub_ep_create,
+    .ep_destroy = shmt_stub_ep_destroy,
+    .put = shmt_stub_put,
+    .get = shmt_stub_get,
+    .amo = shmt_stub_amo,
+    .put_signal = shmt_stub_put_signal,
+    .fence = shmt_stub_fence,
+    .quiet = shmt_stub_quiet,
+    .progress = shmt_stub_progress,
     .check_unused = shmt_stub_check_unused,
     .started = shmt_stub_started,
     .caps = shmt_local_caps,

@@ -21,7 +21,7 @@
 
 #include <string.h>
 
-#include "core/env.h"
+#include "services/env.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* Providers that apply atomics at the target with CPU atomic instructions. */

@@ -51,7 +51,7 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
-#include "core/error.h"
+#include "services/error.h"
 #include "transports/ofi/ofi_caps.h"
 #include "transports/transport.h"
 
@@ -298,7 +298,8 @@ int shmt_ofi_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
 /* ---- ofi_signal.c ---- */
 int shmt_ofi_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                         const void *src, size_t len, shmi_seg_id_t sig_seg,
-                        size_t sig_off, uint64_t signal, int sig_op, int nbi);
+                        size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
+                        int nbi);
 int shmt_ofi_fence(shmt_ep_t *ep);
 int shmt_ofi_quiet(shmt_ep_t *ep, int pe);
 

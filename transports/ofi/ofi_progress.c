@@ -16,7 +16,7 @@
 #include <sched.h>
 #include <time.h>
 
-#include "core/backoff.h"
+#include "services/backoff.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* Polls before yielding, yields before sleeping; longest sleep in ns. */

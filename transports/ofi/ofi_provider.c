@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "core/env.h"
 #include "core/state.h"
+#include "services/env.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* Providers in order of preference; "shm" only for single-node jobs. */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/env.h"
+#include "services/env.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* One posted RMA operation (a chunk). */

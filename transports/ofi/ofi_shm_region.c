@@ -36,9 +36,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/pid_gone.h"
-#include "core/shm_region_name.h"
 #include "core/state.h"
+#include "services/pid_gone.h"
+#include "services/shm_region_name.h"
 #include "transports/ofi/ofi_internal.h"
 
 #define SHM_DIR "/dev/shm"

@@ -16,16 +16,12 @@
 
 int shmt_ofi_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                         const void *src, size_t len, shmi_seg_id_t sig_seg,
-                        size_t sig_off, uint64_t signal, int sig_op, int nbi)
+                        size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
+                        int nbi)
 {
-    shmi_amo_op_t op;
     int ret;
 
-    if (sig_op == SHMEM_SIGNAL_SET)
-        op = SHMI_AMO_SET;
-    else if (sig_op == SHMEM_SIGNAL_ADD)
-        op = SHMI_AMO_ADD;
-    else
+    if (sig_op != SHMI_AMO_SET && sig_op != SHMI_AMO_ADD)
         return SHMI_EINVAL;
     /* Ordered: a blocking put returns locally complete and the signal
      * cannot overtake it. Otherwise the data is delivered first. */
@@ -33,7 +29,7 @@ int shmt_ofi_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     if (ret == 0 && !shmt_ofi.ordered)
         ret = shmt_ofi_wait_writes(ep);
     if (ret == 0)
-        ret = shmt_ofi_amo(ep, pe, sig_seg, sig_off, op, SHMI_DT_UINT64,
+        ret = shmt_ofi_amo(ep, pe, sig_seg, sig_off, sig_op, SHMI_DT_UINT64,
                            &signal, NULL, NULL, 1);
     return ret;
 }

@@ -13,9 +13,9 @@
 
 #include "boot/boot.h"
 #include "core/coll/coll.h"
-#include "core/error.h"
 #include "core/init.h"
 #include "core/state.h"
+#include "services/error.h"
 
 /*
  * Flat (SHMEM_BARRIER_ALGORITHM=flat): team PE 0 counts n-1 arrivals in

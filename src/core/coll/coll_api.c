@@ -9,10 +9,10 @@
 
 #include "core/coll/coll.h"
 #include "core/dataplane.h"
-#include "core/error.h"
 #include "core/init.h"
 #include "core/state.h"
 #include "gpu/device_path.h"
+#include "services/error.h"
 
 int shmi_coll_active_set(const char *routine, int PE_start, int logPE_stride,
                          int PE_size, struct shmem_impl_team *t)

@@ -7,15 +7,15 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "core/backoff.h"
 #include "core/coll/coll.h"
 #include "core/coll/watch.h"
 #include "core/dataplane.h"
-#include "core/env.h"
-#include "core/error.h"
 #include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
 #include "gpu/device_path.h"
+#include "services/backoff.h"
+#include "services/env.h"
+#include "services/error.h"
 
 /*
  * The slots live in the symmetric heap (load/store reachable from every PE

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "core/coll/coll.h"
-#include "core/error.h"
+#include "services/error.h"
 
 /* Bytes of scratch for one chunk's gets from all peers (bounded so that it
  * stays in cache), and the most read from one peer at a time. */

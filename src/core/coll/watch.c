@@ -10,10 +10,10 @@
 
 #include "core/coll/coll.h"
 #include "core/coll/watch.h"
-#include "core/env.h"
-#include "core/error.h"
 #include "core/heap/heap.h"
 #include "core/state.h"
+#include "services/env.h"
+#include "services/error.h"
 
 /* Calls remembered per slot. A member can be at most one call ahead of a
  * PE that is still inside a call (it cannot finish the next call before

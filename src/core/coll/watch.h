@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#include "core/backoff.h"
+#include "services/backoff.h"
 
 struct shmem_impl_team;
 

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "services/error.h"
 
 #define GRAIN_SHIFT 6
 #define SL_BITS     4

@@ -36,8 +36,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/error.h"
 #include "core/heap/heap.h"
+#include "services/error.h"
 
 typedef struct data_find {
     uintptr_t start, end; /* of the last writable PT_LOAD */

@@ -12,13 +12,13 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "core/env.h"
-#include "core/error.h"
 #include "core/heap/device_heap.h"
 #include "core/segment.h"
 #include "core/state.h"
 #include "gpu/device_path.h"
 #include "gpu/device_proxy.h"
+#include "services/env.h"
+#include "services/error.h"
 #include "topo/placement.h"
 
 enum { DEVICE_DESC_MAGIC = 0x57644576 };

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "core/error.h"
 #include "core/state.h"
+#include "services/error.h"
 
 /* Bounds of the heap base alignment: 2 MiB lets the kernel use huge pages
  * and gives shmem_align room; beyond 1 GiB the address space reserved just

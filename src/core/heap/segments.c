@@ -11,13 +11,13 @@
 #include <sys/statvfs.h>
 
 #include "boot/boot.h"
-#include "core/env.h"
-#include "core/error.h"
 #include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
 #include "core/heap/heap_space.h"
 #include "core/segment.h"
 #include "core/state.h"
+#include "services/env.h"
+#include "services/error.h"
 
 static shmi_shm_t data_obj = {.fd = -1, .unlinked = 1};
 

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "services/error.h"
 
 /* Where glibc's shm_open keeps its names on Linux; hold() checks each name
  * against it, as the handlers remove names by path. */

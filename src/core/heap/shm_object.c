@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/error.h"
 #include "core/heap/shm_names.h"
 #include "core/state.h"
+#include "services/error.h"
 
 size_t shmi_page_size(void)
 {

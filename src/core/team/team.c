@@ -16,13 +16,13 @@
 #include <string.h>
 
 #include "api/gen/core_decl.h"
+#include "boot/boot.h"
 #include "core/coll/coll.h"
 #include "core/ctx.h"
-#include "core/error.h"
 #include "core/init.h"
 #include "core/init_seq.h"
 #include "core/state.h"
-#include "boot/boot.h"
+#include "services/error.h"
 
 struct shmem_impl_team shmem_impl_team_world;
 struct shmem_impl_team shmem_impl_team_shared;

@@ -7,10 +7,10 @@
 
 #include <stdlib.h>
 
-#include "core/env.h"
-#include "core/error.h"
 #include "core/state.h"
 #include "core/team/team.h"
+#include "services/env.h"
+#include "services/error.h"
 
 static int shmi_topo_node_of(int wpe)
 {

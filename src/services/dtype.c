@@ -1,5 +1,5 @@
 /* The datatype table: size and interpretation of every tag (see dtype.h). */
-#include "core/dtype.h"
+#include "services/dtype.h"
 
 #include <complex.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  *       shmi_backoff_wait(&b);
  *
  * Each unsuccessful poll calls shmi_backoff_wait, which also drives the
- * fabric's progress (target side of emulated operations) when a fabric is
- * in use. The first shmi_env.WAIT_SPIN polls only pause the CPU; the next
+ * transports' progress (target side of emulated operations) through
+ * shmi_backoff_progress, which the core sets when a transport needs it. The first shmi_env.WAIT_SPIN polls only pause the CPU; the next
  * SHMI_BACKOFF_YIELDS call sched_yield; after that the loop sleeps, from
  * 1 us doubling up to SHMI_BACKOFF_MAX_NS (a sleeping thread lowers its
  * timer slack to 1 us so that these sleeps are as short as asked) - but
@@ -19,7 +19,6 @@
 #ifndef SHMI_BACKOFF_H
 #define SHMI_BACKOFF_H
 
-#include "core/state.h"
 
 #define SHMI_BACKOFF_YIELDS 64
 #define SHMI_BACKOFF_MAX_NS 64000L
@@ -47,22 +46,25 @@ static inline void shmi_cpu_relax(void)
 #endif
 }
 
-/* The part past spinning: progress, yield or sleep (wait.c). */
+/* The part past spinning: yield or sleep (backoff.c). */
 void shmi_backoff_slow(shmi_backoff_t *b);
 
 /* Spin limit from SHMEM_WAIT_SPIN, and whether waiting may sleep
- * (SHMEM_WAIT_SLEEP), set once at start-up by shmi_backoff_configure. */
+ * (SHMEM_WAIT_SLEEP), set once at start-up by shmi_backoff_configure from
+ * the number of PEs of the job on this node. */
 extern unsigned long shmi_backoff_spin;
 extern int shmi_backoff_may_sleep;
-void shmi_backoff_configure(void);
+void shmi_backoff_configure(int local_pes);
 
-/* Drives fabric progress (wait.c); no-op without a fabric. */
-void shmi_progress(void);
+/* What every poll drives: the progress of the transports in use (set by
+ * the core at start-up, src/core/path.c), NULL when none needs it, so that
+ * a load/store-only job polls with no call. */
+extern void (*shmi_backoff_progress)(void);
 
 static inline void shmi_backoff_wait(shmi_backoff_t *b)
 {
-    if (shmi_state.fabric)
-        shmi_progress();
+    if (shmi_backoff_progress)
+        shmi_backoff_progress();
     if (++b->polls <= shmi_backoff_spin) {
         shmi_cpu_relax();
         return;

@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/env.h"
-#include "core/error.h"
+#include "services/env.h"
+#include "services/error.h"
 
 /* Enough fraction digits for any sensible value; longer input is an error
  * rather than a silent truncation. */

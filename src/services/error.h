@@ -39,6 +39,11 @@ typedef enum shmi_log_level {
 /* Current level; WARN by default, DEBUG with SHMEM_DEBUG=1 (set by env.c). */
 extern int shmi_log_level;
 
+/* This PE's number in message prefixes, set by shmem_init once the
+ * bootstrap knows it (src/core/init.c); -1 before, when the launcher's
+ * PMIX_RANK is printed if there is one. */
+extern int shmi_log_pe;
+
 /* Prints "weft[pe N] subsys: message" to stderr; use SHMI_LOG. */
 void shmi_log_print(int level, const char *subsys, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1,9 +1,11 @@
 /*
- * The load/store hot path, inlined into the core's RMA, atomic and signal
- * routines (src/core/rma.c, amo.c, signal.c) so that an on-node 8-byte put
- * or fetch-add costs a few instructions and no indirect call.
+ * Copies and atomics with the CPU's own instructions on memory mapped in
+ * this process: the load/store path of the core (src/core/rma.c, amo.c,
+ * signal.c) applies them to peers' mapped segments, and the device back
+ * ends and the device service to host memory. Inline, so that an on-node
+ * 8-byte put or fetch-add costs a few instructions and no call.
  *
- * Memory model (see docs/architecture.md, "Ordering"):
+ * Memory model (docs/dataplane.md):
  *  - puts are plain stores, except that naturally aligned 1/2/4/8-byte puts
  *    and gets access the peer's memory with one relaxed atomic access, so
  *    that a PE polling a flag written by shmem_long_p never sees a torn
@@ -13,19 +15,19 @@
  *    atomic set a release store;
  *  - a signal is a release store or an atomic add after the data, so a PE
  *    that observes it with an acquire load also observes the data;
- *  - fence and quiet are release fences (local_ops.c, src/core/order.c).
+ *  - fence and quiet are release fences (src/core/order.c).
  */
-#ifndef SHMT_LOCAL_INLINE_H
-#define SHMT_LOCAL_INLINE_H
+#ifndef SHMI_CPU_OPS_H
+#define SHMI_CPU_OPS_H
 
 #include <stdint.h>
 #include <string.h>
 
-#include "core/core_api.h"
-#include "core/dtype.h"
+#include "services/amo_op.h"
+#include "services/dtype.h"
 
-/* Which side of a copy is the peer's memory (shmt_local_copy). */
-typedef enum { SHMT_TO_PEER, SHMT_FROM_PEER } shmt_local_dir_t;
+/* Which side of a copy is the peer's memory (shmi_cpu_copy). */
+typedef enum { SHMI_CPU_TO_PEER, SHMI_CPU_FROM_PEER } shmi_cpu_dir_t;
 
 /*
  * One naturally aligned word of 1, 2, 4 or 8 bytes: a relaxed atomic access
@@ -33,8 +35,8 @@ typedef enum { SHMT_TO_PEER, SHMT_FROM_PEER } shmt_local_dir_t;
  * which nobody else watches). The plain side lets a shmem_TYPE_p/_g keep
  * its value in a register.
  */
-static inline void shmt_local_word(void *dst, const void *src, size_t len,
-                                   shmt_local_dir_t dir)
+static inline void shmi_cpu_word(void *dst, const void *src, size_t len,
+                                   shmi_cpu_dir_t dir)
 {
     uint64_t v64;
     uint32_t v32;
@@ -43,7 +45,7 @@ static inline void shmt_local_word(void *dst, const void *src, size_t len,
 
     switch (len) {
     case 8:
-        if (dir == SHMT_TO_PEER) {
+        if (dir == SHMI_CPU_TO_PEER) {
             memcpy(&v64, src, 8);
             __atomic_store_n((uint64_t *)dst, v64, __ATOMIC_RELAXED);
         } else {
@@ -52,7 +54,7 @@ static inline void shmt_local_word(void *dst, const void *src, size_t len,
         }
         break;
     case 4:
-        if (dir == SHMT_TO_PEER) {
+        if (dir == SHMI_CPU_TO_PEER) {
             memcpy(&v32, src, 4);
             __atomic_store_n((uint32_t *)dst, v32, __ATOMIC_RELAXED);
         } else {
@@ -61,7 +63,7 @@ static inline void shmt_local_word(void *dst, const void *src, size_t len,
         }
         break;
     case 2:
-        if (dir == SHMT_TO_PEER) {
+        if (dir == SHMI_CPU_TO_PEER) {
             memcpy(&v16, src, 2);
             __atomic_store_n((uint16_t *)dst, v16, __ATOMIC_RELAXED);
         } else {
@@ -70,7 +72,7 @@ static inline void shmt_local_word(void *dst, const void *src, size_t len,
         }
         break;
     default:
-        if (dir == SHMT_TO_PEER) {
+        if (dir == SHMI_CPU_TO_PEER) {
             memcpy(&v8, src, 1);
             __atomic_store_n((uint8_t *)dst, v8, __ATOMIC_RELAXED);
         } else {
@@ -84,24 +86,24 @@ static inline void shmt_local_word(void *dst, const void *src, size_t len,
 /*
  * Copies len bytes to a peer's mapping or from it (dir says which side is
  * the peer's). Naturally aligned 1, 2, 4 and 8 bytes take one access each
- * way (shmt_local_word), so that a PE polling a flag never sees it torn. One
+ * way (shmi_cpu_word), so that a PE polling a flag never sees it torn. One
  * test sorts them out (len a power of two up to 8, the peer's address
  * aligned to it; the local side's alignment does not matter to a plain
  * access), then the common 8 comes first: a switch on len compiled to a jump
  * table, whose indirect jump cost more than the copy.
  */
-static inline void shmt_local_copy(void *dst, const void *src, size_t len,
-                                   shmt_local_dir_t dir)
+static inline void shmi_cpu_copy(void *dst, const void *src, size_t len,
+                                   shmi_cpu_dir_t dir)
 {
-    const void *peer = dir == SHMT_TO_PEER ? dst : src;
+    const void *peer = dir == SHMI_CPU_TO_PEER ? dst : src;
     uintptr_t mis = (uintptr_t)peer & (len - 1);
 
     if (__builtin_expect(len - 1 < 8 && (len & (len - 1)) == 0 && mis == 0,
                          1)) {
         if (__builtin_expect(len == 8, 1))
-            shmt_local_word(dst, src, 8, dir);
+            shmi_cpu_word(dst, src, 8, dir);
         else
-            shmt_local_word(dst, src, len, dir);
+            shmi_cpu_word(dst, src, len, dir);
         return;
     }
     memcpy(dst, src, len);
@@ -112,8 +114,8 @@ static inline void shmt_local_copy(void *dst, const void *src, size_t len,
  * not matter for two's complement add/and/or/xor/swap/cswap, so the unsigned
  * type of the width serves every integer dtype.
  */
-#define SHMT_LOCAL_AMO_INT(BITS)                                               \
-    static inline uint##BITS##_t shmt_local_amo_u##BITS(                       \
+#define SHMI_CPU_AMO_INT(BITS)                                               \
+    static inline uint##BITS##_t shmi_cpu_amo_u##BITS(                       \
         uint##BITS##_t *p, shmi_amo_op_t op, uint##BITS##_t v,                 \
         uint##BITS##_t cmp)                                                    \
     {                                                                          \
@@ -139,29 +141,29 @@ static inline void shmt_local_copy(void *dst, const void *src, size_t len,
         default: return 0;                                                     \
         }                                                                      \
     }
-SHMT_LOCAL_AMO_INT(8)
-SHMT_LOCAL_AMO_INT(16)
-SHMT_LOCAL_AMO_INT(32)
-SHMT_LOCAL_AMO_INT(64)
-#undef SHMT_LOCAL_AMO_INT
+SHMI_CPU_AMO_INT(8)
+SHMI_CPU_AMO_INT(16)
+SHMI_CPU_AMO_INT(32)
+SHMI_CPU_AMO_INT(64)
+#undef SHMI_CPU_AMO_INT
 
 /* One word of any AMO width; operands are copied in with their own size. */
-typedef union shmt_local_word {
+typedef union shmi_cpu_word {
     uint64_t u64;
     uint32_t u32;
     uint16_t u16;
     uint8_t u8;
     double d;
     float f;
-} shmt_local_word_t;
+} shmi_cpu_word_t;
 
 /* Arithmetic on float/double words: a compare-and-swap loop on their bits.
  * (The specification has no such AMO today; fetch/set/swap of float and
  * double are bitwise and take the integer path.) */
-static inline shmt_local_word_t
-shmt_local_amo_fp(void *p, shmi_amo_op_t op, size_t size, shmt_local_word_t v)
+static inline shmi_cpu_word_t
+shmi_cpu_amo_fp(void *p, shmi_amo_op_t op, size_t size, shmi_cpu_word_t v)
 {
-    shmt_local_word_t old, nw;
+    shmi_cpu_word_t old, nw;
 
     if (op == SHMI_AMO_INC || op == SHMI_AMO_FETCH_INC) {
         if (size == 4)
@@ -187,7 +189,7 @@ shmt_local_amo_fp(void *p, shmi_amo_op_t op, size_t size, shmt_local_word_t v)
     return old;
 }
 
-static inline int shmt_local_amo_is_arith(shmi_amo_op_t op)
+static inline int shmi_cpu_amo_is_arith(shmi_amo_op_t op)
 {
     return op == SHMI_AMO_ADD || op == SHMI_AMO_FETCH_ADD ||
            op == SHMI_AMO_INC || op == SHMI_AMO_FETCH_INC;
@@ -196,9 +198,9 @@ static inline int shmt_local_amo_is_arith(shmi_amo_op_t op)
 /* Reads and writes of one operand of `size` bytes: constant-size copies,
  * which compile to single moves (a variable-size memcpy is a library call
  * on the hot path). */
-static inline shmt_local_word_t shmt_local_word_in(const void *src, size_t size)
+static inline shmi_cpu_word_t shmi_cpu_word_in(const void *src, size_t size)
 {
-    shmt_local_word_t w = {0};
+    shmi_cpu_word_t w = {0};
 
     if (src == NULL)
         return w;
@@ -211,7 +213,7 @@ static inline shmt_local_word_t shmt_local_word_in(const void *src, size_t size)
     return w;
 }
 
-static inline void shmt_local_word_out(void *dst, shmt_local_word_t w,
+static inline void shmi_cpu_word_out(void *dst, shmi_cpu_word_t w,
                                        size_t size)
 {
     if (dst == NULL)
@@ -230,39 +232,45 @@ static inline void shmt_local_word_out(void *dst, shmt_local_word_t w,
  * operand/compare/fetched as in shmi_amo (core_api.h); each points to one
  * element of the dtype.
  */
-static inline void shmt_local_amo_apply(void *p, shmi_amo_op_t op,
+static inline void shmi_cpu_amo_apply(void *p, shmi_amo_op_t op,
                                         shmi_dtype_t dt, const void *operand,
                                         const void *compare, void *fetched)
 {
     size_t size = shmi_dtype_size(dt);
-    shmt_local_word_t v = shmt_local_word_in(operand, size);
-    shmt_local_word_t c = shmt_local_word_in(compare, size);
-    shmt_local_word_t old = {0};
+    shmi_cpu_word_t v = shmi_cpu_word_in(operand, size);
+    shmi_cpu_word_t c = shmi_cpu_word_in(compare, size);
+    shmi_cpu_word_t old = {0};
 
-    if (shmi_dtype_kind(dt) == SHMI_DK_FLOAT && shmt_local_amo_is_arith(op))
-        old = shmt_local_amo_fp(p, op, size, v);
+    if (shmi_dtype_kind(dt) == SHMI_DK_FLOAT && shmi_cpu_amo_is_arith(op))
+        old = shmi_cpu_amo_fp(p, op, size, v);
     else if (size == 8)
-        old.u64 = shmt_local_amo_u64(p, op, v.u64, c.u64);
+        old.u64 = shmi_cpu_amo_u64(p, op, v.u64, c.u64);
     else if (size == 4)
-        old.u32 = shmt_local_amo_u32(p, op, v.u32, c.u32);
+        old.u32 = shmi_cpu_amo_u32(p, op, v.u32, c.u32);
     else if (size == 2)
-        old.u16 = shmt_local_amo_u16(p, op, v.u16, c.u16);
+        old.u16 = shmi_cpu_amo_u16(p, op, v.u16, c.u16);
     else
-        old.u8 = shmt_local_amo_u8(p, op, v.u8, c.u8);
-    shmt_local_word_out(fetched, old, size);
+        old.u8 = shmi_cpu_amo_u8(p, op, v.u8, c.u8);
+    shmi_cpu_word_out(fetched, old, size);
 }
 
-/* Data, then the signal: the release store (or the atomic add, a full
- * barrier) keeps the signal from becoming visible before the data. */
-static inline void shmt_local_put_signal_apply(void *dst, const void *src,
-                                               size_t len, uint64_t *sig,
-                                               uint64_t signal, int sig_op)
+/* A signal update: an atomic add (add = 1, SHMEM_SIGNAL_ADD), a full
+ * barrier, or a release store (SHMEM_SIGNAL_SET); either keeps the signal
+ * from becoming visible before the stores that precede it. */
+static inline void shmi_cpu_signal(uint64_t *sig, uint64_t signal, int add)
 {
-    shmt_local_copy(dst, src, len, SHMT_TO_PEER);
-    if (sig_op == SHMEM_SIGNAL_ADD)
+    if (add)
         __atomic_fetch_add(sig, signal, __ATOMIC_SEQ_CST);
     else
         __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
 }
 
-#endif /* SHMT_LOCAL_INLINE_H */
+/* Data, then the signal (shmi_cpu_signal). */
+static inline void shmi_cpu_put_signal(void *dst, const void *src, size_t len,
+                                       uint64_t *sig, uint64_t signal, int add)
+{
+    shmi_cpu_copy(dst, src, len, SHMI_CPU_TO_PEER);
+    shmi_cpu_signal(sig, signal, add);
+}
+
+#endif /* SHMI_CPU_OPS_H */

@@ -16,7 +16,7 @@ typedef const char *shmi_env_CHOICE_t;  /* one of the listed words */
 
 typedef struct shmi_env {
 #define SHMI_ENV(NAME, TYPE, DEFAULT, CATEGORY, HELP) shmi_env_##TYPE##_t NAME;
-#include "core/env_table.h"
+#include "services/env_table.h"
 #undef SHMI_ENV
 } shmi_env_t;
 

@@ -1,16 +1,16 @@
 /* Error codes, logging and the fatal path (see error.h). */
 #include "config.h"
 
-#include "core/error.h"
+#include "services/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "core/state.h"
 
 int shmi_log_level = SHMI_LOG_WARN;
+int shmi_log_pe = -1;
 void (*shmi_abort_hook)(int status, const char *msg);
 
 const char *shmi_strerror(int code)
@@ -38,8 +38,8 @@ static int log_pe(void)
 {
     const char *r;
 
-    if (shmi_state.boot.size > 0)
-        return shmi_state.boot.rank;
+    if (shmi_log_pe >= 0)
+        return shmi_log_pe;
     r = getenv("PMIX_RANK");
     return r && *r ? atoi(r) : -1;
 }
