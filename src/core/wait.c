@@ -253,18 +253,21 @@ typedef struct shmi_any_cursor {
     size_t next;                /* where its next scan starts */
 } shmi_any_cursor_t;
 
-/* One thread-local object, so that a call finds it with one TLS lookup. */
-static _Thread_local struct {
+/* One thread-local object, so that a call finds it with one TLS lookup
+ * (shmi_wait_any_fair takes its address once and passes it on). */
+typedef struct shmi_any_state {
     shmi_any_cursor_t cursor[SHMI_ANY_CURSORS];
     uint64_t count; /* starts without a cursor, mixed into a position */
-} shmi_any;
+} shmi_any_state_t;
+
+static _Thread_local shmi_any_state_t shmi_any;
 
 /* A position in [0, nelems) that looks random: the counter, stepped by an
  * odd constant, through a multiply-xorshift mixer; the mixer's top bits
  * (the well mixed ones) are scaled to the range. */
-static size_t shmi_wait_any_random_start(size_t nelems)
+static size_t shmi_wait_any_random_start(shmi_any_state_t *t, size_t nelems)
 {
-    uint64_t x = shmi_any.count += UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t x = t->count += UINT64_C(0x9E3779B97F4A7C15);
 
     x ^= x >> 33;
     x *= UINT64_C(0xFF51AFD7ED558CCD);
@@ -276,19 +279,20 @@ static size_t shmi_wait_any_random_start(size_t nelems)
     return (size_t)(x % nelems);
 }
 
-static shmi_any_cursor_t *shmi_wait_any_cursor(const shmi_wreq_t *r,
+static shmi_any_cursor_t *shmi_wait_any_cursor(shmi_any_state_t *t,
+                                               const shmi_wreq_t *r,
                                                size_t *start)
 {
     uintptr_t a = (uintptr_t)r->ivars;
     shmi_any_cursor_t *c =
-        &shmi_any.cursor[((a >> 3) ^ (a >> 11)) % SHMI_ANY_CURSORS];
+        &t->cursor[((a >> 3) ^ (a >> 11)) % SHMI_ANY_CURSORS];
 
     if (c->ivars == r->ivars && c->next < r->nelems) {
         *start = c->next;
         return c;
     }
     c->ivars = r->ivars;
-    *start = shmi_wait_any_random_start(r->nelems);
+    *start = shmi_wait_any_random_start(t, r->nelems);
     c->next = *start;
     return c;
 }
@@ -323,7 +327,7 @@ static __attribute__((noinline)) size_t shmi_wait_any_fair(const shmi_wreq_t *r,
                                                            int blocking)
 {
     size_t start;
-    shmi_any_cursor_t *c = shmi_wait_any_cursor(r, &start);
+    shmi_any_cursor_t *c = shmi_wait_any_cursor(&shmi_any, r, &start);
     size_t i;
 
     /* A satisfied wait returns before it polls, and polling is what drives
@@ -339,18 +343,23 @@ static __attribute__((noinline)) size_t shmi_wait_any_fair(const shmi_wreq_t *r,
     return i;
 }
 
+/* The scan stops at the second candidate: an array of several unmasked
+ * entries pays two mask tests before its fair scan, not one per entry. */
 static size_t shmi_wait_any(const shmi_wreq_t *r, int blocking)
 {
-    size_t unmasked = 0;
+    size_t first = SIZE_MAX;
 
-    for (size_t i = 0; i < r->nelems; i++)
-        unmasked += !shmi_wait_masked(r, i);
-    if (unmasked == 0)
+    for (size_t i = 0; i < r->nelems; i++) {
+        if (shmi_wait_masked(r, i))
+            continue;
+        if (first != SIZE_MAX)
+            return shmi_wait_any_fair(r, blocking);
+        first = i;
+    }
+    if (first == SIZE_MAX)
         return SIZE_MAX;
-    if (unmasked > 1)
-        return shmi_wait_any_fair(r, blocking);
     /* One candidate: its index is the only answer, no cursor needed. */
-    return shmi_wait_any_from(r, 0, blocking);
+    return shmi_wait_any_from(r, first, blocking);
 }
 
 static size_t shmi_wait_some(const shmi_wreq_t *r, size_t *indices,
