@@ -159,6 +159,14 @@ typedef struct shmt_ops {
      * before this member existed has none, and is treated as declaring
      * nothing (so its atomics count as NIC atomics). */
     unsigned (*caps)(void);
+
+    /* For a transport that declares SHMT_CAP_LOAD_STORE: where segment seg
+     * of pe is mapped in this process, from connect() to finalize(), or
+     * NULL where it is not (the core then routes that segment to a
+     * transport that carries operations). The core asks once per (PE,
+     * segment), at connect, and does the loads and stores itself. Others:
+     * shmt_stub_mapped_base. */
+    void *(*mapped_base)(int pe, shmi_seg_id_t seg);
 } shmt_ops_t;
 
 /* The transport's capabilities, or 0 for a table too old to have caps. */
@@ -177,10 +185,11 @@ extern const shmt_ops_t shmt_ofi_ops;
  * prefers them, ending with NULL. */
 extern const shmt_ops_t *const shmt_registry[];
 
-/* The smallest `size` the core accepts: every member it reads, caps the
- * last. */
-#define SHMT_OPS_MIN_SIZE \
-    (offsetof(shmt_ops_t, caps) + sizeof(((shmt_ops_t *)0)->caps))
+/* The smallest `size` the core accepts: every member it reads, mapped_base
+ * the last. */
+#define SHMT_OPS_MIN_SIZE                                                      \
+    (offsetof(shmt_ops_t, mapped_base) +                                       \
+     sizeof(((shmt_ops_t *)0)->mapped_base))
 
 /* 0 when t's table covers SHMT_OPS_MIN_SIZE; otherwise SHMI_EINVAL with a
  * message naming the transport and both sizes written to why. */
@@ -204,6 +213,7 @@ int shmt_stub_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
 int shmt_stub_fence(shmt_ep_t *ep);
 int shmt_stub_quiet(shmt_ep_t *ep, int pe);
 void shmt_stub_progress(void);
+void *shmt_stub_mapped_base(int pe, shmi_seg_id_t seg);
 void shmt_stub_check_unused(void);
 void shmt_stub_started(void);
 

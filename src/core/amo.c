@@ -2,14 +2,15 @@
  * Atomic memory operations (core_api.h: shmi_amo, shmi_amo_nbi).
  *
  * Atomic coherence (docs/design.md, decision 6). All atomics that reach one
- * word must be applied by one engine, or updates can be lost. The rule:
+ * word must be applied by one engine, or updates can be lost. The rule,
+ * which the route table holds (route.h: cpu_amo):
  *
  *  - a word mapped here is updated with CPU atomic instructions, unless
  *    shmi_dp_cpu_atomics is 0 (shmi_path_engine, path.c): that is the case
  *    when the fabric in use does not declare SHMT_CAP_ATOMICS_CPU
  *    (transports/transport.h), and then every atomic, to any PE including
  *    this one, goes through the fabric;
- *  - a word that is not mapped here goes through the fabric. A fabric that
+ *  - a word that is not mapped here goes through the route's transport. A fabric that
  *    declares CPU atomics applies them in the target process with CPU
  *    atomic instructions, so CPU atomics from on-node peers and fabric
  *    atomics from elsewhere compose.
@@ -87,9 +88,9 @@ shmi_amo_do(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
             shmi_dtype_t dt, void *dest, const void *operand,
             const void *compare, void *fetched, int pe, int nbi, int runtime)
 {
+    const shmi_route_t *r;
     size_t off;
     int seg;
-    void *p;
 
     pe = shmi_dp_target(routine, ctx, pe);
     if (SHMI_UNLIKELY(
@@ -106,13 +107,13 @@ shmi_amo_do(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
             shmi_device_fail(routine, pe, ret);
         return;
     }
-    p = shmi_seg_peer_ptr(pe, seg, off);
-    if (SHMI_LIKELY(p != NULL && shmi_dp_cpu_atomics)) {
-        shmi_cpu_amo_apply(p, op, dt, operand, compare, fetched);
+    r = shmi_route_of(pe, seg);
+    if (SHMI_LIKELY(r->cpu_amo)) {
+        shmi_cpu_amo_apply(r->base + off, op, dt, operand, compare, fetched);
         return;
     }
-    shmi_dp_fabric_amo(routine, ctx, pe, seg, off, op, dt, operand, compare,
-                       fetched, nbi);
+    shmi_dp_route_amo(routine, ctx, r, pe, seg, off, op, dt, operand, compare,
+                      fetched, nbi);
 }
 
 SHMI_DP_ENTRY void shmi_amo(const char *routine, shmem_ctx_t ctx,

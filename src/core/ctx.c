@@ -2,9 +2,9 @@
  * Communication contexts (ctx.h): SHMEM_CTX_DEFAULT, shmem_ctx_create,
  * shmem_ctx_destroy, and shmi_ctx_new for team contexts.
  *
- * A context owns one fabric endpoint when a fabric is in use (the load/store
- * path needs no per-context state). Thread handling: a context takes its
- * lock around fabric calls only, and only when the library runs in
+ * A context owns one endpoint on each transport that carries operations
+ * (shmi_state.carrier; the load/store path needs no per-context state).
+ * Thread handling: a context takes its lock around transport calls only, and only when the library runs in
  * SHMEM_THREAD_MULTIPLE and the context may be shared between threads (no
  * SHMEM_CTX_PRIVATE or SHMEM_CTX_SERIALIZED): ctx->locked marks a shareable
  * context, and dataplane.h tests the thread level. The load/store path never
@@ -43,6 +43,16 @@ static pthread_mutex_t shmi_ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
 static const long shmi_ctx_known_options =
     SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
 
+/* Destroys the endpoints c has, last slot first. */
+static void shmi_ctx_eps_destroy(struct shmem_impl_ctx *c)
+{
+    for (int i = shmi_state.n_carriers - 1; i >= 0; i--) {
+        if (c->ep[i])
+            shmi_state.carrier[i]->ep_destroy(c->ep[i]);
+        c->ep[i] = NULL;
+    }
+}
+
 static int shmi_ctx_setup(struct shmem_impl_ctx *c, shmem_team_t team,
                           long options)
 {
@@ -50,15 +60,19 @@ static int shmi_ctx_setup(struct shmem_impl_ctx *c, shmem_team_t team,
 
     c->options = options;
     c->team = team;
-    c->fabric_ep = NULL;
     /* Shareable; the lock is taken only in SHMEM_THREAD_MULTIPLE (see
      * shmi_dp_must_lock). */
     c->locked = !(options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
-    if (shmi_state.fabric) {
-        ret = shmi_state.fabric->ep_create(options, &c->fabric_ep);
+    for (int i = 0; i < SHMI_CARRIERS_MAX; i++)
+        c->ep[i] = NULL;
+    for (int i = 0; i < shmi_state.n_carriers; i++) {
+        const shmt_ops_t *t = shmi_state.carrier[i];
+
+        ret = t->ep_create(options, &c->ep[i]);
         if (ret) {
-            SHMI_LOG(SHMI_LOG_DEBUG, "ctx", "no fabric endpoint: %s",
+            SHMI_LOG(SHMI_LOG_DEBUG, "ctx", "no %s endpoint: %s", t->name,
                      shmi_strerror(ret));
+            shmi_ctx_eps_destroy(c);
             return ret;
         }
     }
@@ -69,9 +83,7 @@ static int shmi_ctx_setup(struct shmem_impl_ctx *c, shmem_team_t team,
 static void shmi_ctx_teardown(const char *routine, struct shmem_impl_ctx *c)
 {
     shmi_dp_ctx_quiet(routine, c);
-    if (c->fabric_ep)
-        shmi_state.fabric->ep_destroy(c->fabric_ep);
-    c->fabric_ep = NULL;
+    shmi_ctx_eps_destroy(c);
     pthread_mutex_destroy(&c->lock);
 }
 

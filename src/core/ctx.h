@@ -6,17 +6,20 @@
 
 #include <pthread.h>
 
+#include "core/state.h"
 #include "shmem.h"
 #include "transports/transport.h"
 
 struct shmem_impl_ctx {
     long options;         /* SHMEM_CTX_PRIVATE | SERIALIZED | NOSTORE */
     shmem_team_t team;    /* team the context was created on */
-    shmt_ep_t *fabric_ep; /* endpoint on shmi_state.fabric; NULL if none */
+    /* ep[i]: the endpoint on the transport of carrier slot i
+     * (shmi_state.carrier[i], src/core/route.h); NULL if none */
+    shmt_ep_t *ep[SHMI_CARRIERS_MAX];
     int locked;           /* 1 when the context may be shared between
                              threads (no PRIVATE/SERIALIZED): calls take
                              `lock` in SHMEM_THREAD_MULTIPLE */
-    pthread_mutex_t lock; /* serialises fabric_ep use when `locked` */
+    pthread_mutex_t lock; /* serialises the use of ep[] when `locked` */
     int destroyed;        /* 1 after shmem_ctx_destroy: the handle is kept
                              (never reused) so that a later use is an
                              error that names the routine, not a read of

@@ -1,12 +1,14 @@
 /*
  * Helpers shared by the data-plane routines (rma.c, amo.c, signal.c,
  * order.c): argument checks, PE translation for team contexts, and the
- * fabric call path with the context lock.
+ * calls into a route's transport with the context lock.
  *
- * Path choice, per call (docs/design.md, decision 4): when the target word is
- * mapped here (shmi_seg_peer_ptr != NULL) the load/store path of
- * services/cpu_ops.h runs inline; otherwise the call goes to
- * shmi_state.fabric. Atomics follow the rule of shmi_dp_amo_local() below.
+ * Path choice, per call (docs/design.md, decision 4): one lookup in the
+ * route table (route.h). When the target segment is mapped here (the
+ * route's base) the load/store code of src/services/cpu_ops.h runs inline;
+ * otherwise the call goes to the route's transport on the context's
+ * endpoint. Atomics use CPU instructions only where the route says so
+ * (cpu_amo).
  */
 #ifndef SHMI_DATAPLANE_H
 #define SHMI_DATAPLANE_H
@@ -17,6 +19,7 @@
 
 #include "core/core_api.h"
 #include "core/ctx.h"
+#include "core/route.h"
 #include "core/segment.h"
 #include "core/state.h"
 #include "gpu/device_path.h"
@@ -63,7 +66,8 @@ _Noreturn void shmi_dp_bad_addr(const char *routine, const void *addr,
                                 size_t len, int pe);
 _Noreturn void shmi_dp_bad_ctx(const char *routine);
 _Noreturn void shmi_dp_unreachable(const char *routine, int pe, int seg);
-_Noreturn void shmi_dp_fabric_error(const char *routine, int pe, int ret);
+_Noreturn void shmi_dp_transport_error(const char *routine,
+                                       const shmt_ops_t *t, int pe, int ret);
 
 /*
  * For the collectives' entry points (coll_api.c): fatal, naming routine and
@@ -209,9 +213,9 @@ static inline void *shmi_dp_fast_peer(shmem_ctx_t ctx, const void *sym,
     return SHMI_LIKELY(b != NULL) ? b + d : NULL;
 }
 
-/* A shareable context (ctx->locked) takes its lock around fabric calls when
- * the library runs in SHMEM_THREAD_MULTIPLE. The thread level is read here,
- * not at context creation, because SHMEM_CTX_DEFAULT is set up before
+/* A shareable context (ctx->locked) takes its lock around transport calls
+ * when the library runs in SHMEM_THREAD_MULTIPLE. The thread level is read
+ * here, not at context creation, because SHMEM_CTX_DEFAULT is set up before
  * shmem_init_thread records the level it grants. */
 static inline int shmi_dp_must_lock(shmem_ctx_t ctx)
 {
@@ -230,31 +234,85 @@ static inline void shmi_dp_unlock(shmem_ctx_t ctx)
         pthread_mutex_unlock(&ctx->lock);
 }
 
-/* The fabric for (pe, seg), or a fatal error naming the routine. */
-static inline const shmt_ops_t *shmi_dp_fabric(const char *routine, int pe,
-                                               int seg)
-{
-    const shmt_ops_t *f = shmi_state.fabric;
+/*
+ * Calls into the transport of route r (r->ops on the context's endpoint of
+ * slot r->ep), under the context lock, retried while the transport says
+ * SHMI_EAGAIN (after driving progress); any other error is fatal, and so
+ * is a route without a transport (shmi_dp_unreachable). path.c.
+ */
+void shmi_dp_route_put(const char *routine, shmem_ctx_t ctx,
+                       const shmi_route_t *r, int pe, int seg, size_t off,
+                       const void *src, size_t len, int nbi);
+void shmi_dp_route_get(const char *routine, shmem_ctx_t ctx,
+                       const shmi_route_t *r, int pe, int seg, size_t off,
+                       void *dst, size_t len, int nbi);
+void shmi_dp_route_amo(const char *routine, shmem_ctx_t ctx,
+                       const shmi_route_t *r, int pe, int seg, size_t off,
+                       shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
+                       const void *compare, void *fetched, int nbi);
+/* sig_op: SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD. */
+void shmi_dp_route_put_signal(const char *routine, shmem_ctx_t ctx,
+                              const shmi_route_t *r, int pe, int seg,
+                              size_t off, const void *src, size_t len,
+                              int sig_seg, size_t sig_off, uint64_t signal,
+                              int sig_op, int nbi);
 
-    if (SHMI_UNLIKELY(f == NULL))
-        shmi_dp_unreachable(routine, pe, seg);
-    return f;
+/*
+ * The same through the fabric, whatever the route of (pe, seg) says: for
+ * the device path (src/gpu), which stages device data through it and
+ * applies NIC atomics to device heaps there.
+ */
+const shmi_route_t *shmi_dp_fabric_route(const char *routine, int pe, int seg);
+
+static inline void shmi_dp_fabric_put(const char *routine, shmem_ctx_t ctx,
+                                      int pe, int seg, size_t off,
+                                      const void *src, size_t len, int nbi)
+{
+    shmi_dp_route_put(routine, ctx, shmi_dp_fabric_route(routine, pe, seg), pe,
+                      seg, off, src, len, nbi);
 }
 
-/* Fabric calls, under the context lock, retried while the transport says
- * SHMI_EAGAIN (after driving progress); any other error is fatal. */
-void shmi_dp_fabric_put(const char *routine, shmem_ctx_t ctx, int pe, int seg,
-                        size_t off, const void *src, size_t len, int nbi);
-void shmi_dp_fabric_get(const char *routine, shmem_ctx_t ctx, int pe, int seg,
-                        size_t off, void *dst, size_t len, int nbi);
-void shmi_dp_fabric_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg,
-                        size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
-                        const void *operand, const void *compare, void *fetched,
-                        int nbi);
-void shmi_dp_fabric_put_signal(const char *routine, shmem_ctx_t ctx, int pe,
-                               int seg, size_t off, const void *src, size_t len,
-                               int sig_seg, size_t sig_off, uint64_t signal,
-                               int sig_op, int nbi);
+static inline void shmi_dp_fabric_get(const char *routine, shmem_ctx_t ctx,
+                                      int pe, int seg, size_t off, void *dst,
+                                      size_t len, int nbi)
+{
+    shmi_dp_route_get(routine, ctx, shmi_dp_fabric_route(routine, pe, seg), pe,
+                      seg, off, dst, len, nbi);
+}
+
+static inline void shmi_dp_fabric_amo(const char *routine, shmem_ctx_t ctx,
+                                      int pe, int seg, size_t off,
+                                      shmi_amo_op_t op, shmi_dtype_t dt,
+                                      const void *operand, const void *compare,
+                                      void *fetched, int nbi)
+{
+    shmi_dp_route_amo(routine, ctx, shmi_dp_fabric_route(routine, pe, seg), pe,
+                      seg, off, op, dt, operand, compare, fetched, nbi);
+}
+
+static inline void shmi_dp_fabric_put_signal(const char *routine,
+                                             shmem_ctx_t ctx, int pe, int seg,
+                                             size_t off, const void *src,
+                                             size_t len, int sig_seg,
+                                             size_t sig_off, uint64_t signal,
+                                             int sig_op, int nbi)
+{
+    shmi_dp_route_put_signal(routine, ctx,
+                             shmi_dp_fabric_route(routine, pe, seg), pe, seg,
+                             off, src, len, sig_seg, sig_off, signal, sig_op,
+                             nbi);
+}
+
+/* Quiet of every transport the context has an endpoint on (pe < 0: every
+ * PE). order.c. */
+void shmi_dp_carriers_quiet(const char *routine, shmem_ctx_t ctx, int pe);
+
+/* Quiet of route r's transport alone (put-with-signal, between data and
+ * signal that take different paths). order.c. */
+void shmi_dp_route_quiet(const char *routine, shmem_ctx_t ctx,
+                         const shmi_route_t *r, int pe);
+
+/* The fabric's quiet alone (the device path, after its staged puts). */
 void shmi_dp_fabric_quiet(const char *routine, shmem_ctx_t ctx, int pe);
 
 /* Drives the fabric's progress (target side of emulated operations); safe

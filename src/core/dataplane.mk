@@ -27,8 +27,11 @@ libweft_internal_la_SOURCES += \
 	src/core/wait.c \
 	src/core/ctx.c \
 	src/core/path.c \
-	src/core/range_check.c
+	src/core/range_check.c \
+	src/core/route.c \
+	src/core/route_call.c
 noinst_HEADERS += \
 	src/core/ctx.h \
-	src/core/dataplane.h
+	src/core/dataplane.h \
+	src/core/route.h
 # -- end of the data plane block

@@ -6,10 +6,11 @@
  * fence (keeps earlier stores before later ones) and quiet a full fence
  * (earlier stores are visible before any later load, as quiet's "visible to
  * all PEs" needs on x86, whose stores may wait in a store buffer).
- * Fabric: fence -> the transport's fence; quiet -> its quiet. When some PEs
- * are reached by load/store and others through the fabric (shmi_dp_mixed),
- * fence on the fabric is a quiet: a fabric fence orders fabric operations
- * among themselves, not against a later plain store to another PE's memory.
+ * Transports that carry operations (the context's endpoints): fence -> each
+ * transport's fence; quiet -> each one's quiet. When some PEs are reached
+ * by load/store and others through the fabric (shmi_dp_mixed), fence is a
+ * quiet: a fabric fence orders fabric operations among themselves, not
+ * against a later plain store to another PE's memory.
  *
  * SHMEM_CTX_INVALID: the specification of shmem_fence and shmem_quiet says
  * that no operation is performed on it (a PE outside a team holds that
@@ -39,41 +40,66 @@ static int shmi_order_ctx_none(const char *routine, shmem_ctx_t ctx)
     return 0;
 }
 
-/* The work of fence on a valid context, after the checks. */
+/* The work of fence on a valid context, after the checks: each transport's
+ * fence, or its quiet where some PEs are reached by load/store and others
+ * through it (shmi_dp_mixed, the file comment). */
 static void shmi_order_fence(const char *routine, shmem_ctx_t ctx)
 {
-    const shmt_ops_t *f = shmi_state.fabric;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (int i = 0; i < shmi_state.n_carriers; i++) {
+        const shmt_ops_t *t = shmi_state.carrier[i];
+        int ret;
+
+        if (ctx->ep[i] == NULL)
+            continue;
+        shmi_dp_lock(ctx);
+        ret = shmi_dp_mixed ? t->quiet(ctx->ep[i], -1) : t->fence(ctx->ep[i]);
+        shmi_dp_unlock(ctx);
+        if (ret)
+            shmi_dp_transport_error(routine, t, -1, ret);
+    }
+}
+
+/* Quiet of the transport in slot i, when the context has an endpoint on
+ * it. */
+static void shmi_order_quiet_slot(const char *routine, shmem_ctx_t ctx, int i,
+                                  int pe)
+{
+    const shmt_ops_t *t = shmi_state.carrier[i];
     int ret;
 
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    if (f == NULL || ctx->fabric_ep == NULL)
+    if (ctx->ep[i] == NULL)
         return;
     shmi_dp_lock(ctx);
-    ret =
-        shmi_dp_mixed ? f->quiet(ctx->fabric_ep, -1) : f->fence(ctx->fabric_ep);
+    ret = t->quiet(ctx->ep[i], pe);
     shmi_dp_unlock(ctx);
     if (ret)
-        shmi_dp_fabric_error(routine, -1, ret);
+        shmi_dp_transport_error(routine, t, pe, ret);
+}
+
+void shmi_dp_carriers_quiet(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    for (int i = 0; i < shmi_state.n_carriers; i++)
+        shmi_order_quiet_slot(routine, ctx, i, pe);
+}
+
+void shmi_dp_route_quiet(const char *routine, shmem_ctx_t ctx,
+                         const shmi_route_t *r, int pe)
+{
+    if (r->ops)
+        shmi_order_quiet_slot(routine, ctx, r->ep, pe);
 }
 
 void shmi_dp_fabric_quiet(const char *routine, shmem_ctx_t ctx, int pe)
 {
-    const shmt_ops_t *f = shmi_state.fabric;
-    int ret;
-
-    if (f == NULL || ctx->fabric_ep == NULL)
-        return;
-    shmi_dp_lock(ctx);
-    ret = f->quiet(ctx->fabric_ep, pe);
-    shmi_dp_unlock(ctx);
-    if (ret)
-        shmi_dp_fabric_error(routine, pe, ret);
+    if (shmi_route_fabric.ops)
+        shmi_order_quiet_slot(routine, ctx, shmi_route_fabric.ep, pe);
 }
 
 /* The work of quiet on a valid context, after the checks. */
 static void shmi_order_quiet(const char *routine, shmem_ctx_t ctx, int pe)
 {
-    shmi_dp_fabric_quiet(routine, ctx, pe);
+    shmi_dp_carriers_quiet(routine, ctx, pe);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -18,6 +18,7 @@
 #include "core/dataplane.h"
 #include "core/heap/heap.h"
 #include "core/init_seq.h"
+#include "core/route.h"
 #include "core/team/team.h"
 #include "services/backoff.h"
 #include "services/env.h"
@@ -61,17 +62,21 @@ _Noreturn void shmi_dp_bad_ctx(const char *routine)
 _Noreturn void shmi_dp_unreachable(const char *routine, int pe, int seg)
 {
     shmi_dp_check_state(routine);
-    SHMI_FATAL("%s: the %s segment of PE %d is not mapped here and no fabric "
-               "transport is running (libfabric could not start: see the "
-               "earlier messages, SHMEM_OFI_PROVIDER and fi_info)",
-               routine, shmi_seg_names[seg], pe);
+    if (shmi_state.fabric == NULL)
+        SHMI_FATAL("%s: the %s segment of PE %d is not mapped here and no "
+                   "fabric transport is running (libfabric could not start: "
+                   "see the earlier messages, SHMEM_OFI_PROVIDER and fi_info)",
+                   routine, shmi_seg_names[seg], pe);
+    SHMI_FATAL("%s: the %s segment of PE %d is not mapped here and the %s "
+               "transport does not reach it (see the start-up warnings)",
+               routine, shmi_seg_names[seg], pe, shmi_state.fabric->name);
 }
 
-_Noreturn void shmi_dp_fabric_error(const char *routine, int pe, int ret)
+_Noreturn void shmi_dp_transport_error(const char *routine,
+                                       const shmt_ops_t *t, int pe, int ret)
 {
     SHMI_FATAL("%s: the %s transport failed (target PE %d): %s", routine,
-               shmi_state.fabric ? shmi_state.fabric->name : "fabric", pe,
-               shmi_strerror(ret));
+               t ? t->name : "fabric", pe, shmi_strerror(ret));
 }
 
 int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe)
@@ -89,87 +94,6 @@ int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe)
     if (t == NULL || (unsigned)pe >= (unsigned)t->n_pes)
         shmi_dp_bad_pe(routine, ctx, pe);
     return shmi_team_world_pe(t, pe);
-}
-
-/* ---- fabric calls ------------------------------------------------------- */
-
-/* A fabric operation that returned SHMI_EAGAIN (out of resources) is
- * retried after driving progress, which frees them. */
-static int shmi_dp_again(int ret)
-{
-    if (ret != SHMI_EAGAIN)
-        return 0;
-    shmi_progress();
-    return 1;
-}
-
-void shmi_dp_fabric_put(const char *routine, shmem_ctx_t ctx, int pe, int seg,
-                        size_t off, const void *src, size_t len, int nbi)
-{
-    const shmt_ops_t *f = shmi_dp_fabric(routine, pe, seg);
-    int ret;
-
-    shmi_dp_lock(ctx);
-    do {
-        ret = f->put(ctx->fabric_ep, pe, seg, off, src, len, nbi);
-    } while (shmi_dp_again(ret));
-    shmi_dp_unlock(ctx);
-    if (ret)
-        shmi_dp_fabric_error(routine, pe, ret);
-}
-
-void shmi_dp_fabric_get(const char *routine, shmem_ctx_t ctx, int pe, int seg,
-                        size_t off, void *dst, size_t len, int nbi)
-{
-    const shmt_ops_t *f = shmi_dp_fabric(routine, pe, seg);
-    int ret;
-
-    shmi_dp_lock(ctx);
-    do {
-        ret = f->get(ctx->fabric_ep, pe, seg, off, dst, len, nbi);
-    } while (shmi_dp_again(ret));
-    shmi_dp_unlock(ctx);
-    if (ret)
-        shmi_dp_fabric_error(routine, pe, ret);
-}
-
-void shmi_dp_fabric_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg,
-                        size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
-                        const void *operand, const void *compare, void *fetched,
-                        int nbi)
-{
-    const shmt_ops_t *f = shmi_dp_fabric(routine, pe, seg);
-    int ret;
-
-    shmi_dp_lock(ctx);
-    do {
-        ret = f->amo(ctx->fabric_ep, pe, seg, off, op, dt, operand, compare,
-                     fetched, nbi);
-    } while (shmi_dp_again(ret));
-    shmi_dp_unlock(ctx);
-    if (ret)
-        shmi_dp_fabric_error(routine, pe, ret);
-}
-
-void shmi_dp_fabric_put_signal(const char *routine, shmem_ctx_t ctx, int pe,
-                               int seg, size_t off, const void *src, size_t len,
-                               int sig_seg, size_t sig_off, uint64_t signal,
-                               int sig_op, int nbi)
-{
-    const shmt_ops_t *f = shmi_dp_fabric(routine, pe, seg);
-    int ret;
-
-    shmi_dp_lock(ctx);
-    do {
-        ret = f->put_signal(ctx->fabric_ep, pe, seg, off, src, len, sig_seg,
-                            sig_off, signal,
-                            sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD
-                                                       : SHMI_AMO_SET,
-                            nbi);
-    } while (shmi_dp_again(ret));
-    shmi_dp_unlock(ctx);
-    if (ret)
-        shmi_dp_fabric_error(routine, pe, ret);
 }
 
 /* ---- start-up ------------------------------------------------------------ */
@@ -248,6 +172,9 @@ int shmi_paths_init(void)
     ret = shmt_ofi_ops.init();
     if (ret == 0) {
         shmi_state.fabric = &shmt_ofi_ops;
+        shmi_route_fabric.ops = &shmt_ofi_ops;
+        shmi_route_fabric.ep = (unsigned char)shmi_state.n_carriers;
+        shmi_state.carrier[shmi_state.n_carriers++] = &shmt_ofi_ops;
         shmi_backoff_progress = shmi_progress;
         return 0;
     }
@@ -261,49 +188,6 @@ void shmi_paths_started(void)
 {
     if (shmi_state.fabric)
         shmi_state.fabric->started();
-}
-
-/* SHMEM_LOCAL_OFF_PES: a PE listed reaches every other PE through the
- * fabric, while the others keep load/store, so that one job mixes both
- * paths on the same words (tests of atomic coherence). The mappings stay;
- * only the data plane stops seeing them, and they are handed back to the
- * local transport before it unmaps them. */
-static char **shmi_path_hidden[SHMI_SEG_COUNT];
-
-static void shmi_path_apply_local_off(void)
-{
-    int any, me = shmi_my_pe_fast(), n = shmi_n_pes_fast();
-
-    if (shmi_path_local_off(me, &any) != 1)
-        return;
-    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
-        char **bases = shmi_state.peer_base[s];
-
-        if (bases == NULL)
-            continue;
-        shmi_path_hidden[s] = calloc((size_t)n, sizeof(char *));
-        if (shmi_path_hidden[s] == NULL)
-            continue; /* keep load/store: still correct */
-        for (int pe = 0; pe < n; pe++) {
-            if (pe == me)
-                continue;
-            shmi_path_hidden[s][pe] = bases[pe];
-            bases[pe] = NULL;
-        }
-    }
-}
-
-static void shmi_path_restore_local_off(void)
-{
-    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
-        if (shmi_path_hidden[s] == NULL)
-            continue;
-        for (int pe = 0; pe < shmi_n_pes_fast(); pe++)
-            if (shmi_path_hidden[s][pe] && shmi_state.peer_base[s])
-                shmi_state.peer_base[s][pe] = shmi_path_hidden[s][pe];
-        free(shmi_path_hidden[s]);
-        shmi_path_hidden[s] = NULL;
-    }
 }
 
 /* caps as text ("load-store,atomics-cpu"), or "none". */
@@ -354,52 +238,9 @@ static int shmi_path_engine(void)
     return 0;
 }
 
-/* Sets shmi_dp_mixed and checks that every (PE, segment) has a path. */
-static int shmi_path_survey(void)
-{
-    int me = shmi_my_pe_fast(), warned = 0, by_load_store = 0;
-
-    for (int pe = 0; pe < shmi_n_pes_fast(); pe++) {
-        int mapped = 0, unmapped = 0;
-
-        for (int s = 0; s < SHMI_SEG_COUNT; s++) {
-            /* Device heaps are never load/store targets: src/gpu routes
-             * them (IPC, FI_HMEM or the owner's service), so they neither
-             * make a PE "mixed" nor lack a path here. */
-            if (shmi_state.seg[s].size == 0 || s == SHMI_SEG_DEVICE)
-                continue;
-            if (shmi_seg_peer_ptr(pe, s, 0)) {
-                mapped = 1;
-                continue;
-            }
-            unmapped = 1;
-            if (shmi_state.fabric)
-                continue;
-            if (s == SHMI_SEG_HEAP) {
-                SHMI_LOG(SHMI_LOG_ERROR, "path",
-                         "the symmetric heap of PE %d is neither mapped here "
-                         "nor reachable through libfabric",
-                         pe);
-                return SHMI_ENODEV;
-            }
-            if (!warned++)
-                SHMI_LOG(SHMI_LOG_WARN, "path",
-                         "the %s segment of PE %d (and maybe others) is not "
-                         "reachable without libfabric: RMA to it will fail",
-                         shmi_seg_names[s], pe);
-        }
-        if (shmi_state.fabric && mapped &&
-            ((unmapped && pe != me) || !shmi_dp_cpu_atomics))
-            shmi_dp_mixed = 1;
-        by_load_store += mapped && pe != me;
-    }
-    shmi_paths_report_reach(by_load_store);
-    return 0;
-}
-
 int shmi_paths_connect(void)
 {
-    int ret;
+    int any, ret;
 
     if (shmi_path_local_up) {
         ret = shmt_local_ops.connect();
@@ -411,21 +252,27 @@ int shmi_paths_connect(void)
         if (ret)
             return ret;
     }
-    shmi_path_apply_local_off();
     ret = shmi_path_engine();
     if (ret)
         return ret;
-    return shmi_path_survey();
+    /* SHMEM_LOCAL_OFF_PES: a PE listed reaches every other PE through the
+     * fabric while the others keep load/store, so that one job mixes both
+     * paths on the same words (tests of atomic coherence). */
+    return shmi_routes_build(shmi_path_local_up ? &shmt_local_ops : NULL,
+                             shmi_path_local_off(shmi_my_pe_fast(), &any) ==
+                                 1);
 }
 
 void shmi_paths_finalize(void)
 {
+    shmi_routes_free();
     if (shmi_state.fabric) {
         shmi_backoff_progress = NULL;
         shmi_state.fabric->finalize();
         shmi_state.fabric = NULL;
     }
-    shmi_path_restore_local_off();
+    shmi_state.n_carriers = 0;
+    shmi_route_fabric = (shmi_route_t){0};
     if (shmi_path_local_up) {
         shmt_local_ops.finalize();
         shmi_path_local_up = 0;

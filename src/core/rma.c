@@ -35,9 +35,9 @@ static inline __attribute__((always_inline)) void
 shmi_rma_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
              size_t nbytes, int pe, int nbi)
 {
+    const shmi_route_t *r;
     size_t off;
     int seg;
-    void *p;
 
     pe = shmi_dp_target(routine, ctx, pe);
     if (SHMI_UNLIKELY(nbytes == 0))
@@ -50,12 +50,12 @@ shmi_rma_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
                         nbi);
         return;
     }
-    p = shmi_seg_peer_ptr(pe, seg, off);
-    if (SHMI_LIKELY(p != NULL)) {
-        shmi_cpu_copy(p, src, nbytes, SHMI_CPU_TO_PEER);
+    r = shmi_route_of(pe, seg);
+    if (SHMI_LIKELY(r->base != NULL)) {
+        shmi_cpu_copy(r->base + off, src, nbytes, SHMI_CPU_TO_PEER);
         return;
     }
-    shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, nbi);
+    shmi_dp_route_put(routine, ctx, r, pe, seg, off, src, nbytes, nbi);
 }
 
 /* runtime: 1 for the runtime's own state (shmi_get_runtime), outside the
@@ -64,9 +64,9 @@ static inline __attribute__((always_inline)) void
 shmi_rma_get_in(const char *routine, shmem_ctx_t ctx, void *dest,
                 const void *src, size_t nbytes, int pe, int nbi, int runtime)
 {
+    const shmi_route_t *r;
     size_t off;
     int seg;
-    void *p;
 
     pe = shmi_dp_target(routine, ctx, pe);
     if (SHMI_UNLIKELY(nbytes == 0))
@@ -79,12 +79,12 @@ shmi_rma_get_in(const char *routine, shmem_ctx_t ctx, void *dest,
         shmi_rma_device(routine, ctx, 0, pe, seg, off, dest, nbytes, nbi);
         return;
     }
-    p = shmi_seg_peer_ptr(pe, seg, off);
-    if (SHMI_LIKELY(p != NULL)) {
-        shmi_cpu_copy(dest, p, nbytes, SHMI_CPU_FROM_PEER);
+    r = shmi_route_of(pe, seg);
+    if (SHMI_LIKELY(r->base != NULL)) {
+        shmi_cpu_copy(dest, r->base + off, nbytes, SHMI_CPU_FROM_PEER);
         return;
     }
-    shmi_dp_fabric_get(routine, ctx, pe, seg, off, dest, nbytes, nbi);
+    shmi_dp_route_get(routine, ctx, r, pe, seg, off, dest, nbytes, nbi);
 }
 
 static inline __attribute__((always_inline)) void
@@ -256,6 +256,7 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     const char *sym = is_put ? dest : src;
     ptrdiff_t sym_stride = is_put ? s->dst : s->sst;
     size_t span, off, bytes = s->blk * s->es;
+    const shmi_route_t *r;
     const char *lo;
     char *base;
     int seg, dev;
@@ -268,17 +269,18 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     seg = shmi_dp_seg(routine, lo, span, pe, &off);
     /* offset of sym itself inside its segment */
     off += (size_t)(sym - lo);
-    base = shmi_seg_peer_ptr(pe, seg, off);
+    r = shmi_route_of(pe, seg);
+    base = r->base ? r->base + off : NULL;
     dev = seg == SHMI_SEG_DEVICE ||
           shmi_device_touches(is_put ? src : dest, bytes);
 
     for (size_t b = 0; b < s->nblocks; b++) {
         ptrdiff_t d = (ptrdiff_t)b * s->dst * (ptrdiff_t)s->es;
         ptrdiff_t o = (ptrdiff_t)b * s->sst * (ptrdiff_t)s->es;
-        ptrdiff_t r = is_put ? d : o;
+        ptrdiff_t at = is_put ? d : o; /* from sym, on the symmetric side */
 
         if (SHMI_UNLIKELY(dev))
-            shmi_rma_device(routine, ctx, is_put, pe, seg, off + r,
+            shmi_rma_device(routine, ctx, is_put, pe, seg, off + at,
                             is_put ? (void *)(src + o) : dest + d, bytes, 0);
         else if (base && is_put)
             shmi_cpu_copy(base + d, src + o, bytes, SHMI_CPU_TO_PEER);
@@ -286,11 +288,11 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
             shmi_cpu_copy(dest + d, base + o, bytes,
                             SHMI_CPU_FROM_PEER);
         else if (is_put)
-            shmi_dp_fabric_put(routine, ctx, pe, seg, off + r, src + o, bytes,
-                               0);
+            shmi_dp_route_put(routine, ctx, r, pe, seg, off + at, src + o,
+                              bytes, 0);
         else
-            shmi_dp_fabric_get(routine, ctx, pe, seg, off + r, dest + d, bytes,
-                               0);
+            shmi_dp_route_get(routine, ctx, r, pe, seg, off + at, dest + d,
+                              bytes, 0);
     }
 }
 

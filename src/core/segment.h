@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/route.h"
 #include "core/state.h"
 
 /*
@@ -34,11 +35,12 @@ static inline int shmi_seg_lookup(const void *addr, size_t len, size_t *off)
     return -1;
 }
 
-/* Address of (seg, off) on pe when it is mapped here, else NULL. */
+/* Address of (seg, off) on pe when it is mapped here (the route's base,
+ * src/core/route.h), else NULL; NULL too outside the table's lifetime. */
 static inline void *shmi_seg_peer_ptr(int pe, int seg, size_t off)
 {
-    char **bases = shmi_state.peer_base[seg];
-    char *b = bases ? bases[pe] : NULL;
+    const shmi_route_t *routes = shmi_state.route[seg];
+    char *b = routes ? routes[pe].base : NULL;
 
     return b ? b + off : NULL;
 }

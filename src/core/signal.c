@@ -29,39 +29,42 @@ static void shmi_signal_check(const char *routine, const uint64_t *sig_addr,
 }
 
 static void shmi_signal_send(const char *routine, shmem_ctx_t ctx, int pe,
-                             int sseg, size_t soff, uint64_t *s,
+                             int sseg, size_t soff, const shmi_route_t *sr,
                              uint64_t signal, int sig_op)
 {
     shmi_amo_op_t op = sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET;
 
-    if (s && shmi_dp_cpu_atomics) {
-        shmi_cpu_signal(s, signal, op == SHMI_AMO_ADD);
+    if (sr->cpu_amo) {
+        shmi_cpu_signal((uint64_t *)(sr->base + soff), signal,
+                        op == SHMI_AMO_ADD);
         return;
     }
-    shmi_dp_fabric_amo(routine, ctx, pe, sseg, soff, op, SHMI_DT_UINT64,
-                       &signal, NULL, NULL, 0);
+    shmi_dp_route_amo(routine, ctx, sr, pe, sseg, soff, op, SHMI_DT_UINT64,
+                      &signal, NULL, NULL, 0);
 }
 
-/* Any case but "both mapped, CPU atomics": see the file comment. */
+/* Any case but "both mapped, CPU atomics": see the file comment. dr and sr
+ * are the routes of the data and of the signal. */
 static void shmi_put_signal_slow(const char *routine, shmem_ctx_t ctx,
                                  const void *src, size_t nbytes, int seg,
-                                 size_t off, void *p, int sseg, size_t soff,
-                                 uint64_t *s, uint64_t signal, int sig_op,
-                                 int pe, int nbi)
+                                 size_t off, const shmi_route_t *dr, int sseg,
+                                 size_t soff, const shmi_route_t *sr,
+                                 uint64_t signal, int sig_op, int pe, int nbi)
 {
-    if (p == NULL && s == NULL && nbytes > 0) {
-        shmi_dp_fabric_put_signal(routine, ctx, pe, seg, off, src, nbytes, sseg,
-                                  soff, signal, sig_op, nbi);
+    if (dr->base == NULL && sr->base == NULL && dr->ops == sr->ops &&
+        nbytes > 0) {
+        shmi_dp_route_put_signal(routine, ctx, dr, pe, seg, off, src, nbytes,
+                                 sseg, soff, signal, sig_op, nbi);
         return;
     }
-    if (p != NULL) {
-        shmi_cpu_copy(p, src, nbytes, SHMI_CPU_TO_PEER);
+    if (dr->base != NULL) {
+        shmi_cpu_copy(dr->base + off, src, nbytes, SHMI_CPU_TO_PEER);
         __atomic_thread_fence(__ATOMIC_RELEASE);
     } else if (nbytes > 0) {
-        shmi_dp_fabric_put(routine, ctx, pe, seg, off, src, nbytes, 0);
-        shmi_dp_fabric_quiet(routine, ctx, pe);
+        shmi_dp_route_put(routine, ctx, dr, pe, seg, off, src, nbytes, 0);
+        shmi_dp_route_quiet(routine, ctx, dr, pe);
     }
-    shmi_signal_send(routine, ctx, pe, sseg, soff, s, signal, sig_op);
+    shmi_signal_send(routine, ctx, pe, sseg, soff, sr, signal, sig_op);
 }
 
 /* Data or signal in device memory (src/gpu/device_path.h). */
@@ -86,8 +89,7 @@ shmi_put_signal_do(const char *routine, shmem_ctx_t ctx, void *dest,
 {
     size_t off = 0, soff;
     int seg = SHMI_SEG_HEAP, sseg;
-    void *p = NULL;
-    uint64_t *s;
+    const shmi_route_t *dr, *sr;
 
     pe = shmi_dp_target(routine, ctx, pe);
     if (SHMI_UNLIKELY(
@@ -97,15 +99,17 @@ shmi_put_signal_do(const char *routine, shmem_ctx_t ctx, void *dest,
     sseg = runtime ? shmi_dp_seg_runtime(routine, sig_addr, sizeof(uint64_t),
                                          pe, &soff)
                    : shmi_dp_seg(routine, sig_addr, sizeof(uint64_t), pe, &soff);
-    s = shmi_seg_peer_ptr(pe, sseg, soff);
+    sr = shmi_route_of(pe, sseg);
+    dr = sr;
     if (SHMI_LIKELY(nbytes > 0)) {
         shmi_dp_check_local(routine, src, nbytes, pe);
         seg = runtime ? shmi_dp_seg_runtime(routine, dest, nbytes, pe, &off)
                       : shmi_dp_seg(routine, dest, nbytes, pe, &off);
-        p = shmi_seg_peer_ptr(pe, seg, off);
-        if (SHMI_LIKELY(p != NULL && s != NULL && shmi_dp_cpu_atomics &&
+        dr = shmi_route_of(pe, seg);
+        if (SHMI_LIKELY(dr->base != NULL && sr->cpu_amo &&
                         !shmi_device_touches(src, nbytes))) {
-            shmi_cpu_put_signal(p, src, nbytes, s, signal,
+            shmi_cpu_put_signal(dr->base + off, src, nbytes,
+                                (uint64_t *)(sr->base + soff), signal,
                                 sig_op == SHMEM_SIGNAL_ADD);
             return;
         }
@@ -116,8 +120,8 @@ shmi_put_signal_do(const char *routine, shmem_ctx_t ctx, void *dest,
                                signal, sig_op, pe, nbi);
         return;
     }
-    shmi_put_signal_slow(routine, ctx, src, nbytes, seg, off, p, sseg, soff, s,
-                         signal, sig_op, pe, nbi);
+    shmi_put_signal_slow(routine, ctx, src, nbytes, seg, off, dr, sseg, soff,
+                         sr, signal, sig_op, pe, nbi);
 }
 
 void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,

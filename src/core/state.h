@@ -26,6 +26,10 @@ typedef struct shmi_seg {
                          offset from user into one from base with one add */
 } shmi_seg_t;
 
+/* The most transports that carry operations in one job (every transport in
+ * use but a pure load/store one): a context has one endpoint slot each. */
+#define SHMI_CARRIERS_MAX 4
+
 typedef struct shmi_state {
     /* this PE's segments; first, so that the range check's loop
      * (dataplane.h) addresses them from the symbol itself */
@@ -38,14 +42,18 @@ typedef struct shmi_state {
     shmi_boot_info_t boot; /* rank, size, locality (my PE = boot.rank) */
 
     /*
-     * peer_base[seg][pe]: where segment seg of pe is mapped in this process
-     * (load/store reachable), or NULL when it must go through a fabric.
-     * peer_base[seg][my_pe] == seg[seg].base. Owned by transports/local.
+     * route[seg][pe]: how this PE reaches segment seg of pe (src/core/
+     * route.h), built at connect; NULL (the table) before and after.
      */
-    char **peer_base[SHMI_SEG_COUNT];
+    struct shmi_route *route[SHMI_SEG_COUNT];
+
+    /* The transports that carry operations, in endpoint-slot order
+     * (route.h); n_carriers of them. Set when they start. */
+    const shmt_ops_t *carrier[SHMI_CARRIERS_MAX];
+    int n_carriers;
 
     /*
-     * heap_user_peer[pe]: peer_base[SHMI_SEG_HEAP][pe] plus the offset of
+     * heap_user_peer[pe]: the heap's route base for pe plus the offset of
      * the heap's user area (seg[SHMI_SEG_HEAP].user - base), or NULL; so that
      * the common path of put/get (dataplane.h) checks the user area and finds
      * the peer's address with no more instructions than a check of the whole

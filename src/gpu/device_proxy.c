@@ -472,7 +472,7 @@ static void *svc_main(void *arg)
             continue;
         }
         /* Idle: let the answers complete before sleeping. */
-        if (unquieted && svc.ctx.fabric_ep)
+        if (unquieted && shmi_route_fabric.ops)
             shmi_dp_fabric_quiet("device service", &svc.ctx, -1);
         unquieted = 0;
         shmi_progress();
@@ -505,7 +505,9 @@ static int svc_context(void)
     svc.ctx.options = SHMEM_CTX_PRIVATE;
     svc.ctx.team = SHMEM_TEAM_WORLD;
     pthread_mutex_init(&svc.ctx.lock, NULL);
-    return f ? f->ep_create(SHMEM_CTX_PRIVATE, &svc.ctx.fabric_ep) : 0;
+    return f ? f->ep_create(SHMEM_CTX_PRIVATE,
+                            &svc.ctx.ep[shmi_route_fabric.ep])
+             : 0;
 }
 
 void shmi_device_service_start(void)
@@ -594,9 +596,9 @@ void shmi_device_service_stop(void)
     pthread_join(svc.thread, NULL);
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu", "device service: %llu requests served",
              (unsigned long long)svc.served);
-    if (svc.ctx.fabric_ep && f)
-        f->ep_destroy(svc.ctx.fabric_ep);
-    svc.ctx.fabric_ep = NULL;
+    if (svc.ctx.ep[shmi_route_fabric.ep] && f)
+        f->ep_destroy(svc.ctx.ep[shmi_route_fabric.ep]);
+    svc.ctx.ep[shmi_route_fabric.ep] = NULL;
     pthread_mutex_destroy(&svc.ctx.lock);
     shmi_heap_free("shmem_finalize", svc.area);
     free(svc.head_seen);

@@ -133,7 +133,7 @@ static void test_amo_contention(void)
 /* ---- wait / test ------------------------------------------------------------ */
 
 static char heap[4096] __attribute__((aligned(64)));
-static char *peer_heap[1];
+static shmi_route_t heap_route[1];
 
 static void fake_job(void)
 {
@@ -141,8 +141,9 @@ static void fake_job(void)
     shmi_state.boot.size = 1;
     shmi_state.seg[SHMI_SEG_HEAP].base = heap;
     shmi_state.seg[SHMI_SEG_HEAP].size = sizeof(heap);
-    peer_heap[0] = heap;
-    shmi_state.peer_base[SHMI_SEG_HEAP] = peer_heap;
+    heap_route[0].base = heap;
+    heap_route[0].cpu_amo = 1;
+    shmi_state.route[SHMI_SEG_HEAP] = heap_route;
 }
 
 static void test_wait_compare(void)

@@ -3,8 +3,8 @@
  * heaps of the others (docs/design.md, decision 1), so put/get are memcpy and
  * atomics are CPU atomics on the peer's mapping.
  *
- * The transport maps (local_map.c: init, connect, finalize, reachable, and
- * shmi_state.peer_base[][]); the core does the loads, stores and CPU
+ * The transport maps (local_map.c: init, connect, finalize, reachable,
+ * mapped_base); the core does the loads, stores and CPU
  * atomics itself, inline (src/services/cpu_ops.h), so the data members of
  * shmt_local_ops are the contract's stubs.
  *

@@ -3,11 +3,11 @@
  * PE of this node (docs/design.md, decision 1), and shmt_local_ops itself
  * (its data members are stubs: the core does the loads and stores).
  *
- * After connect, shmi_state.peer_base[seg][pe] is where segment seg of pe is
- * mapped in this process: set for this PE always, for the other PEs of the
- * node when SHMEM_LOCAL=1 and their segment is shared (the heap always, the
- * data segment when it was remapped, see src/core/heap/data_seg.c), NULL
- * otherwise. A peer whose heap cannot be mapped (e.g. /proc restricted) is
+ * After connect, mapped_base(pe, seg) is where segment seg of another PE
+ * of the node is mapped in this process when SHMEM_LOCAL=1 and its segment
+ * is shared (the heap always, the data segment when it was remapped, see
+ * src/core/heap/data_seg.c), NULL otherwise; the core routes the rest
+ * elsewhere (src/core/route.c). A peer whose heap cannot be mapped (e.g. /proc restricted) is
  * reported and reached through the fabric, which is slower but correct.
  */
 #include "config.h"
@@ -24,8 +24,7 @@
 #include "services/error.h"
 #include "transports/local/local.h"
 
-/* The mappings made here, to undo them (peer_base entries may have been
- * cleared by the path selection meanwhile): [seg][pe]. */
+/* The mappings made here: [seg][pe]. */
 typedef struct peer_map {
     char *addr;
     size_t len;
@@ -76,7 +75,6 @@ static int map_peer(int pe, int seg)
         return SHMI_ENOMEM;
     }
     close(fd);
-    shmi_state.peer_base[seg][pe] = p;
     mapped[seg][pe].addr = p;
     mapped[seg][pe].len = (size_t)d.size;
     return 0;
@@ -91,7 +89,7 @@ int shmt_local_connect(void)
         return 0;
     for (int s = SHMI_SEG_HEAP; s <= SHMI_SEG_DATA; s++) {
         mapped[s] = calloc((size_t)b->size, sizeof(peer_map_t));
-        if (!mapped[s] || !shmi_state.peer_base[s])
+        if (!mapped[s])
             return SHMI_ENOMEM;
     }
     for (int i = 0; i < b->local_size; i++) {
@@ -123,23 +121,24 @@ void shmt_local_finalize(void)
             if (!mapped[s][pe].addr || pe == me)
                 continue;
             munmap(mapped[s][pe].addr, mapped[s][pe].len);
-            if (shmi_state.peer_base[s])
-                shmi_state.peer_base[s][pe] = NULL;
         }
         free(mapped[s]);
         mapped[s] = NULL;
     }
 }
 
+/* Where seg of pe is mapped here by this transport, or NULL. */
+static void *shmt_local_mapped_base(int pe, shmi_seg_id_t seg)
+{
+    if (pe < 0 || pe >= shmi_state.boot.size || seg < SHMI_SEG_HEAP ||
+        seg > SHMI_SEG_DATA || !mapped[seg])
+        return NULL;
+    return mapped[seg][pe].addr;
+}
+
 int shmt_local_reachable(int pe, shmi_seg_id_t seg)
 {
-    char **bases;
-
-    if (pe < 0 || pe >= shmi_state.boot.size || seg < 0 ||
-        seg >= SHMI_SEG_COUNT)
-        return 0;
-    bases = shmi_state.peer_base[seg];
-    return bases && bases[pe] != NULL;
+    return shmt_local_mapped_base(pe, seg) != NULL;
 }
 
 /* Loads and stores into mapped segments; its atomics are the CPU's own
@@ -173,4 +172,5 @@ const shmt_ops_t shmt_local_ops = {
     .check_unused = shmt_stub_check_unused,
     .started = shmt_stub_started,
     .caps = shmt_local_caps,
+    .mapped_base = shmt_local_mapped_base,
 };

@@ -25,4 +25,5 @@ const shmt_ops_t shmt_ofi_ops = {
     .check_unused = shmt_ofi_check_unused,
     .started = shmt_ofi_started,
     .caps = shmt_ofi_caps,
+    .mapped_base = shmt_stub_mapped_base,
 };

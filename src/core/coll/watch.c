@@ -11,6 +11,7 @@
 #include "core/coll/coll.h"
 #include "core/coll/watch.h"
 #include "core/heap/heap.h"
+#include "core/segment.h"
 #include "core/state.h"
 #include "services/env.h"
 #include "services/error.h"
@@ -63,13 +64,12 @@ void shmi_watch_set_finalized(void)
 /* wpe's record through this process's mapping of its heap, or NULL. */
 static const shmi_watch_rec_t *shmi_watch_peer(int wpe)
 {
-    char **bases = shmi_state.peer_base[SHMI_SEG_HEAP];
     size_t off;
 
-    if (shmi_watch_rec == NULL || bases == NULL || bases[wpe] == NULL)
+    if (shmi_watch_rec == NULL)
         return NULL;
     off = (size_t)((char *)shmi_watch_rec - shmi_state.seg[SHMI_SEG_HEAP].base);
-    return (const shmi_watch_rec_t *)(bases[wpe] + off);
+    return shmi_seg_peer_ptr(wpe, SHMI_SEG_HEAP, off);
 }
 
 int shmi_watch_finalized(int wpe)

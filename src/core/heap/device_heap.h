@@ -6,9 +6,9 @@
  * uses, managed by the same deterministic allocator as the host heap
  * (alloc.h keeps its bookkeeping in host memory), so a device address has
  * the same offset on every PE. PEs of one node import each other's device
- * heaps through the back end's IPC; the result is kept here, NOT in
- * shmi_state.peer_base[SHMI_SEG_DEVICE], which stays NULL: the core's
- * load/store path must never dereference device memory. Data movement to
+ * heaps through the back end's IPC; the result is kept here, never as the
+ * base of a route (src/core/route.h): the core's load/store path must never
+ * dereference device memory. Data movement to
  * and from it lives in src/gpu/device_path.c.
  *
  * Free device heap memory reads as zero, as on the host heap: a block is

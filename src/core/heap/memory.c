@@ -368,6 +368,8 @@ int shmi_addr_accessible(const void *addr, int pe)
     if (shmi_seg_peer_ptr(pe, seg, off) ||
         (seg == SHMI_SEG_DEVICE && shmi_device_peer_ptr(pe, off)))
         return 1;
-    return shmi_state.fabric &&
+    if (shmi_state.route[seg] && shmi_route_of(pe, seg)->ops != NULL)
+        return 1;
+    return seg == SHMI_SEG_DEVICE && shmi_state.fabric &&
            shmi_state.fabric->reachable(pe, (shmi_seg_id_t)seg);
 }

@@ -1,7 +1,7 @@
 /*
  * Set-up and tear-down of this PE's symmetric segments (segment.h): the heap
- * and the data segment, their publication to the other PEs, and the
- * peer_base tables that transports/local fills in.
+ * and the data segment, their publication to the other PEs, and the table
+ * of the heap's user area in each peer's mapping (heap_user_peer, state.h).
  */
 #include "config.h"
 
@@ -169,17 +169,11 @@ static void data_init(shmi_shm_desc_t *d)
 
 int shmi_segments_init(void)
 {
-    int n = shmi_state.boot.size, me = shmi_state.boot.rank, ret;
+    int ret;
     shmi_shm_desc_t hd, dd;
 
     heap_init(&hd);
     data_init(&dd);
-    for (int s = SHMI_SEG_HEAP; s <= SHMI_SEG_DATA; s++) {
-        shmi_state.peer_base[s] = calloc((size_t)n, sizeof(char *));
-        if (!shmi_state.peer_base[s])
-            return SHMI_ENOMEM;
-        shmi_state.peer_base[s][me] = shmi_state.seg[s].base;
-    }
     ret = shmi_boot_put(SHMI_HEAP_KEY, &hd, sizeof(hd));
     if (ret == 0)
         ret = shmi_boot_put(SHMI_DATA_KEY, &dd, sizeof(dd));
@@ -243,7 +237,7 @@ void shmi_segments_connected(void)
 int shmi_segments_user_start(void)
 {
     shmi_seg_t *h = &shmi_state.seg[SHMI_SEG_HEAP];
-    char **peers = shmi_state.peer_base[SHMI_SEG_HEAP], **up;
+    char **up;
     int n = shmi_n_pes_fast();
     size_t lo, hi;
     int ret;
@@ -256,7 +250,7 @@ int shmi_segments_user_start(void)
     if (!up)
         return SHMI_ENOMEM;
     for (int pe = 0; pe < n; pe++)
-        up[pe] = peers && peers[pe] ? peers[pe] + lo : NULL;
+        up[pe] = shmi_seg_peer_ptr(pe, SHMI_SEG_HEAP, lo);
     h->user = h->base + lo;
     h->user_size = hi - lo;
     h->user_off = lo;
@@ -300,10 +294,6 @@ void shmi_segments_finalize(void)
     shmi_shm_release(&data_obj);
     shmi_device_heap_finalize();
     shmi_heap_destroy();
-    for (int s = SHMI_SEG_HEAP; s <= SHMI_SEG_DATA; s++) {
-        free(shmi_state.peer_base[s]);
-        shmi_state.peer_base[s] = NULL;
-    }
     /* The data segment stays mapped (the program may still use its
      * globals) but is no longer symmetric. */
     shmi_state.seg[SHMI_SEG_DATA].base = NULL;

@@ -1,0 +1,110 @@
+/*
+ * Building the route table (route.h) at connect, from what the transports
+ * declare: the load/store transport's mappings (mapped_base), the fabric's
+ * reach (reachable) and the atomics engine (shmi_dp_cpu_atomics, chosen by
+ * path.c from the fabric's SHMT_CAP_* bits).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "core/dataplane.h"
+#include "core/init_seq.h"
+#include "core/route.h"
+
+shmi_route_t shmi_route_fabric;
+
+static const char *const shmi_route_seg_names[SHMI_SEG_COUNT] = {
+    "heap", "data", "device"};
+
+/* The route to (pe, s), s a host segment that this PE has. */
+static void shmi_route_host(shmi_route_t *r, int pe, int s,
+                            const shmt_ops_t *local, int hide_peers)
+{
+    const shmt_ops_t *f = shmi_state.fabric;
+
+    if (pe == shmi_my_pe_fast())
+        r->base = shmi_state.seg[s].base;
+    else if (local && !hide_peers)
+        r->base = local->mapped_base(pe, (shmi_seg_id_t)s);
+    if (f && f->reachable(pe, (shmi_seg_id_t)s)) {
+        r->ops = f;
+        r->ep = shmi_route_fabric.ep;
+    }
+    r->cpu_amo = r->base != NULL && shmi_dp_cpu_atomics;
+}
+
+/*
+ * Checks that every (PE, host segment) has a route and sets shmi_dp_mixed:
+ * a PE this one reaches by load/store while some others (or its atomics) go
+ * through the fabric needs fence to complete fabric operations. A heap
+ * nothing reaches stops start-up; another segment is a warning (RMA to it
+ * fails, naming the routine).
+ */
+static int shmi_routes_survey(void)
+{
+    int me = shmi_my_pe_fast(), warned = 0, by_load_store = 0;
+
+    for (int pe = 0; pe < shmi_n_pes_fast(); pe++) {
+        int mapped = 0, unmapped = 0;
+
+        for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+            const shmi_route_t *r = shmi_route_of(pe, s);
+
+            /* Device heaps are never load/store targets: src/gpu routes
+             * them (IPC, FI_HMEM or the owner's service). */
+            if (shmi_state.seg[s].size == 0 || s == SHMI_SEG_DEVICE)
+                continue;
+            if (r->base) {
+                mapped = 1;
+                continue;
+            }
+            unmapped = 1;
+            if (r->ops)
+                continue;
+            if (s == SHMI_SEG_HEAP) {
+                SHMI_LOG(SHMI_LOG_ERROR, "path",
+                         "the symmetric heap of PE %d is neither mapped here "
+                         "nor reachable through libfabric",
+                         pe);
+                return SHMI_ENODEV;
+            }
+            if (!warned++)
+                SHMI_LOG(SHMI_LOG_WARN, "path",
+                         "the %s segment of PE %d (and maybe others) is not "
+                         "reachable without libfabric: RMA to it will fail",
+                         shmi_route_seg_names[s], pe);
+        }
+        if (shmi_state.fabric && mapped &&
+            ((unmapped && pe != me) || !shmi_dp_cpu_atomics))
+            shmi_dp_mixed = 1;
+        by_load_store += mapped && pe != me;
+    }
+    shmi_paths_report_reach(by_load_store);
+    return 0;
+}
+
+int shmi_routes_build(const shmt_ops_t *local, int hide_peers)
+{
+    int n = shmi_n_pes_fast();
+
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        shmi_state.route[s] = calloc((size_t)n, sizeof(shmi_route_t));
+        if (shmi_state.route[s] == NULL)
+            return SHMI_ENOMEM;
+        if (shmi_state.seg[s].size == 0 || s == SHMI_SEG_DEVICE)
+            continue;
+        for (int pe = 0; pe < n; pe++)
+            shmi_route_host(&shmi_state.route[s][pe], pe, s, local,
+                            hide_peers);
+    }
+    return shmi_routes_survey();
+}
+
+void shmi_routes_free(void)
+{
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        free(shmi_state.route[s]);
+        shmi_state.route[s] = NULL;
+    }
+}

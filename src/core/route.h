@@ -1,0 +1,62 @@
+/*
+ * The route table (docs/design.md, decision 4): for every segment and PE,
+ * how this PE reaches it, decided once at connect from what the transports
+ * declare (route.c) and then only read. Every routine of the data plane
+ * (rma.c, amo.c, signal.c, order.c, wait.c, the collectives) finds its way
+ * with one lookup, shmi_route_of(pe, seg):
+ *
+ *   base     the segment is mapped here: puts and gets are loads and stores
+ *            on base + offset, inline (src/services/cpu_ops.h);
+ *   cpu_amo  atomics on it may be CPU instructions too (base is set and
+ *            every path that reaches the word applies CPU atomics: the
+ *            engine rule of docs/dataplane.md, "Atomic coherence");
+ *   ops, ep  otherwise the transport that carries the operation, and the
+ *            slot of its endpoint in a context (struct shmem_impl_ctx.ep);
+ *            ops is NULL when nothing reaches the segment (a call there is
+ *            an error that names the routine, shmi_dp_unreachable).
+ *
+ * A transport's keys and remote addresses stay in its own per-peer tables:
+ * the core hands it (pe, segment, offset), never an address of another
+ * process, so the route names the transport and its endpoint, and the
+ * transport finds the key.
+ */
+#ifndef SHMI_ROUTE_H
+#define SHMI_ROUTE_H
+
+#include <stddef.h>
+
+#include "core/state.h"
+#include "transports/transport.h"
+
+typedef struct shmi_route {
+    char *base;            /* the segment mapped here, or NULL */
+    const shmt_ops_t *ops; /* the transport for the rest; NULL: none */
+    unsigned char ep;      /* slot of ops' endpoint in a context */
+    unsigned char cpu_amo; /* 1: atomics by CPU instructions on base */
+} shmi_route_t;
+
+/* The route to segment seg of pe. The table exists from shmi_paths_connect
+ * to shmi_paths_finalize; the data plane reaches this only in between (its
+ * argument checks stop a call outside the library's lifetime first), and
+ * code that may run outside tests shmi_state.route[seg] itself. */
+static inline const shmi_route_t *shmi_route_of(int pe, int seg)
+{
+    return &shmi_state.route[seg][pe];
+}
+
+/* The fabric's route, the same for every (pe, seg) it reaches: its
+ * transport and endpoint slot while a fabric runs (path.c sets it when it
+ * starts one), empty otherwise. */
+extern shmi_route_t shmi_route_fabric;
+
+/* Builds the table (path.c calls it at connect, after every transport
+ * connected and the atomics engine is chosen): local is the load/store
+ * transport when it runs (NULL otherwise); hide_peers (SHMEM_LOCAL_OFF_PES
+ * lists this PE) leaves every other PE to the fabric. 0 or a negative
+ * SHMI_E* code, with the reason logged. */
+int shmi_routes_build(const shmt_ops_t *local, int hide_peers);
+
+/* Frees it (shmi_paths_finalize). */
+void shmi_routes_free(void);
+
+#endif /* SHMI_ROUTE_H */
