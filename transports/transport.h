@@ -17,6 +17,11 @@
  * fence() orders an endpoint's earlier puts, atomics and signals to each PE
  * before its later ones to that PE.
  *
+ * What a transport knows of the job is what the core hands it in init()
+ * (shmt_job_t: the PEs, the node map, this PE's segments, the bootstrap
+ * exchange); a transport includes no header of src/core or src/gpu and
+ * reads none of their state (docs/architecture.md, "The layers").
+ *
  * Threads. An endpoint (shmt_ep_t) belongs to one context; the core
  * serialises calls on one endpoint when the context may be shared between
  * threads, so the transport need not lock per endpoint. init/finalize and
@@ -35,6 +40,7 @@
 
 #include "services/amo_op.h"
 #include "services/dtype.h"
+#include "services/mem_kind.h"
 
 /* Segments every PE has at the same offsets (see src/core/segment.h). */
 typedef enum shmi_seg_id {
@@ -43,6 +49,48 @@ typedef enum shmi_seg_id {
     SHMI_SEG_DEVICE = 2, /* the device (GPU) symmetric heap, if any */
     SHMI_SEG_COUNT
 } shmi_seg_id_t;
+
+/* One segment of this PE, as the core hands it to the transports. */
+typedef struct shmt_seg {
+    char *base;  /* first byte in this process; NULL (size 0): none */
+    size_t size; /* bytes */
+    /* What a fabric may register for it: reg_base (base itself, or another
+     * view of the same memory) as memory of kind mem on GPU `device`; NULL
+     * when no network device may be handed it (device memory that only its
+     * owner's copies reach). */
+    void *reg_base;
+    shmi_mem_kind_t mem;
+    int device;
+} shmt_seg_t;
+
+/*
+ * What the core hands every transport at init() (owned by the core, valid
+ * until the transport's finalize()): the job, this PE's segments and the
+ * bootstrap exchange.
+ */
+typedef struct shmt_job {
+    int rank;             /* this PE, 0..size-1 */
+    int size;             /* PEs in the job */
+    int node_id;          /* this PE's node, 0..n_nodes-1 */
+    int n_nodes;          /* nodes of the job */
+    const int *node_of_pe; /* [size]: the node of every PE */
+    int local_rank;       /* this PE's index among the PEs of its node */
+    int local_size;       /* PEs on this node */
+    const int *local_pes; /* [local_size]: those PEs, ascending */
+    shmt_seg_t seg[SHMI_SEG_COUNT]; /* this PE's segments */
+
+    /* The bootstrap exchange: publish() in init() what peers need under a
+     * key of the transport's own ("ofi.name"); the core's fence follows;
+     * lookup() in connect() reads a peer's. 0 or a negative SHMI_E* code. */
+    int (*publish)(const char *key, const void *val, size_t len);
+    int (*lookup)(int pe, const char *key, void *val, size_t len);
+
+    /* For a load/store transport: opens and maps segment seg of pe (a PE
+     * of this node) into this process; *base and *len give what to
+     * munmap. SHMI_ENOTSUP when pe did not share that segment, another
+     * negative code (logged) when it cannot be mapped. */
+    int (*map_peer)(int pe, shmi_seg_id_t seg, void **base, size_t *len);
+} shmt_job_t;
 
 /* A transport's state for one context (libfabric: an endpoint + counters). */
 typedef struct shmt_ep shmt_ep_t;
@@ -94,9 +142,10 @@ typedef struct shmt_ops {
     const char *name; /* "local", "ofi" */
 
     /* Brings the transport up after bootstrap and segment set-up; publishes
-     * what peers need (addresses, keys) with shmi_boot_put. Returns
-     * SHMI_ENODEV when it cannot run here (then it is simply not used). */
-    int (*init)(void);
+     * what peers need (addresses, keys) with job->publish. Returns
+     * SHMI_ENODEV when it cannot run here (then it is simply not used).
+     * The transport keeps job until finalize(). */
+    int (*init)(const shmt_job_t *job);
     /* Called after the bootstrap fence: reads the peers' published data. */
     int (*connect)(void);
     /* Releases everything; all endpoints were destroyed before. */
@@ -142,7 +191,7 @@ typedef struct shmt_ops {
      * warns, naming the variable, about a setting of it that could not be
      * honoured were it used. shmt_stub_check_unused when there is nothing
      * to check. */
-    void (*check_unused)(void);
+    void (*check_unused)(const shmt_job_t *job);
 
     /* Called once shmem_init's barrier has completed, when every PE has
      * reached the peers it must reach at start-up. Until then a peer that
@@ -214,7 +263,7 @@ int shmt_stub_fence(shmt_ep_t *ep);
 int shmt_stub_quiet(shmt_ep_t *ep, int pe);
 void shmt_stub_progress(void);
 void *shmt_stub_mapped_base(int pe, shmi_seg_id_t seg);
-void shmt_stub_check_unused(void);
+void shmt_stub_check_unused(const shmt_job_t *job);
 void shmt_stub_started(void);
 
 #endif /* SHMT_TRANSPORT_H */

@@ -69,8 +69,9 @@ void shmt_stub_progress(void)
 {
 }
 
-void shmt_stub_check_unused(void)
+void shmt_stub_check_unused(const shmt_job_t *job)
 {
+    (void)job;
 }
 
 void shmt_stub_started(void)

@@ -15,11 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot/boot.h"
 #include "core/dataplane.h"
 #include "core/heap/heap.h"
 #include "core/init_seq.h"
 #include "core/route.h"
+#include "core/segment.h"
 #include "core/team/team.h"
+#include "gpu/device_path.h"
+#include "gpu/device_proxy.h"
 #include "services/backoff.h"
 #include "services/env.h"
 
@@ -142,12 +146,48 @@ static int shmi_path_local_covers_all(void)
            d.kind != SHMI_SHM_NONE;
 }
 
+/* What the transports are handed at init (transports/transport.h): the
+ * job, this PE's segments and the bootstrap exchange. Kept until
+ * shmi_paths_finalize. */
+static shmt_job_t shmi_path_job;
+
+static void shmi_path_job_fill(shmt_job_t *j)
+{
+    const shmi_boot_info_t *b = &shmi_state.boot;
+
+    memset(j, 0, sizeof(*j));
+    j->rank = b->rank;
+    j->size = b->size;
+    j->node_id = b->node_id;
+    j->n_nodes = b->n_nodes;
+    j->node_of_pe = b->node_of_pe;
+    j->local_rank = b->local_rank;
+    j->local_size = b->local_size;
+    j->local_pes = b->local_pes;
+    for (int s = 0; s < SHMI_SEG_COUNT; s++) {
+        j->seg[s].base = shmi_state.seg[s].base;
+        j->seg[s].size = shmi_state.seg[s].size;
+        j->seg[s].reg_base = j->seg[s].base;
+        j->seg[s].mem = SHMI_MEM_HOST;
+    }
+    /* A device heap: what a NIC may be handed of it, if anything. */
+    if (shmi_device_fabric_view(&j->seg[SHMI_SEG_DEVICE].reg_base,
+                                &j->seg[SHMI_SEG_DEVICE].size,
+                                &j->seg[SHMI_SEG_DEVICE].mem,
+                                &j->seg[SHMI_SEG_DEVICE].device) != 0)
+        j->seg[SHMI_SEG_DEVICE].reg_base = NULL;
+    j->publish = shmi_boot_put;
+    j->lookup = shmi_boot_get;
+    j->map_peer = shmi_segments_map_peer;
+}
+
 int shmi_paths_init(void)
 {
     int any_off, ret;
 
     shmi_backoff_configure(shmi_state.boot.local_size);
-    ret = shmt_local_ops.init();
+    shmi_path_job_fill(&shmi_path_job);
+    ret = shmt_local_ops.init(&shmi_path_job);
     if (ret && ret != SHMI_ENODEV)
         return ret;
     shmi_path_local_up = ret == 0;
@@ -164,12 +204,12 @@ int shmi_paths_init(void)
         (!any_off && strcmp(shmi_env.AMO_ENGINE, "fabric") != 0 &&
          shmi_path_local_covers_all())) {
         /* SHMEM_OFI_PROVIDER=nonexistent was silently ignored here. */
-        shmt_ofi_ops.check_unused();
+        shmt_ofi_ops.check_unused(&shmi_path_job);
         return 0;
     }
     if (!shmi_path_fabric_allowed)
         return shmi_paths_fabric_refused(any_off);
-    ret = shmt_ofi_ops.init();
+    ret = shmt_ofi_ops.init(&shmi_path_job);
     if (ret == 0) {
         shmi_state.fabric = &shmt_ofi_ops;
         shmi_route_fabric.ops = &shmt_ofi_ops;
@@ -251,6 +291,10 @@ int shmi_paths_connect(void)
         ret = shmi_state.fabric->connect();
         if (ret)
             return ret;
+        /* The device service lives while the fabric is connected: every
+         * PE starts it here, at the same point of start-up (its ring is a
+         * symmetric allocation). */
+        shmi_device_service_start();
     }
     ret = shmi_path_engine();
     if (ret)
@@ -267,6 +311,7 @@ void shmi_paths_finalize(void)
 {
     shmi_routes_free();
     if (shmi_state.fabric) {
+        shmi_device_service_stop();
         shmi_backoff_progress = NULL;
         shmi_state.fabric->finalize();
         shmi_state.fabric = NULL;

@@ -64,6 +64,13 @@ int shmi_segments_user_start(void);
  * runtime's own tear-down traffic). */
 void shmi_segments_user_end(void);
 
+/* Opens and maps segment seg of pe (a PE of this node) into this process,
+ * from the descriptor pe published: the map_peer of shmt_job_t
+ * (transports/transport.h). SHMEM_SYMMETRIC_SIZE differing between PEs is
+ * fatal; a segment pe did not share is SHMI_ENOTSUP. */
+int shmi_segments_map_peer(int pe, shmi_seg_id_t seg, void **base,
+                           size_t *len);
+
 /* Unmaps everything; called from shmem_finalize. */
 void shmi_segments_finalize(void);
 

@@ -14,7 +14,6 @@
 #include "config.h"
 
 #include <pthread.h>
-#include <rdma/fi_domain.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -159,27 +158,31 @@ static int fabric_reaches_device(int pe)
     return f && f->reachable(pe, SHMI_SEG_DEVICE);
 }
 
-int shmi_device_fabric_view(void **addr, size_t *size, shmi_gpu_hmem_t *hmem)
+int shmi_device_fabric_view(void **addr, size_t *size, shmi_mem_kind_t *kind,
+                            int *device)
 {
     const shmi_gpu_ops_t *g = shmi_device_backend();
     char *base = shmi_state.seg[SHMI_SEG_DEVICE].base;
+    shmi_gpu_hmem_t hm;
 
     if (!g || !base)
         return SHMI_ENODEV;
     *size = shmi_state.seg[SHMI_SEG_DEVICE].size;
+    *device = 0;
     if (g == &shmi_gpu_mock_ops) {
         /* The mock stands for a GPU a NIC reaches only when asked to. */
         const char *dma = shmi_env.DEVICE_MOCK_DMA;
 
         if (strcmp(dma, "host") != 0 && strcmp(dma, "cuda") != 0)
             return SHMI_ENOTSUP;
-        *hmem = (shmi_gpu_hmem_t){
-            strcmp(dma, "cuda") == 0 ? FI_HMEM_CUDA : FI_HMEM_SYSTEM, 0};
+        *kind = strcmp(dma, "cuda") == 0 ? SHMI_MEM_CUDA : SHMI_MEM_HOST;
         return shmi_gpu_mock_dma_view(base, *size, addr);
     }
-    *hmem = g->hmem();
-    if (hmem->iface == FI_HMEM_SYSTEM) /* device memory it cannot name */
+    hm = g->hmem();
+    if (hm.kind == SHMI_MEM_HOST) /* device memory it cannot name */
         return SHMI_ENOTSUP;
+    *kind = hm.kind;
+    *device = hm.device;
     *addr = base;
     fabric_local_direct = 1;
     return 0;

@@ -89,11 +89,12 @@ uint64_t shmi_device_signal_fetch(const char *routine,
 uint64_t shmi_device_signal_wait(const char *routine, const uint64_t *sig_addr,
                                  int cmp, uint64_t value);
 
-/* What transports/ofi registers for this PE's device heap: the address
- * (*addr, *size; the mock's DMA view with SHMEM_DEVICE_MOCK_DMA=host) and how
- * libfabric must be told about it. SHMI_ENOTSUP when the fabric cannot
- * reach it, SHMI_ENODEV without a device heap. */
-int shmi_device_fabric_view(void **addr, size_t *size, shmi_gpu_hmem_t *hmem);
+/* What a fabric may register of this PE's device heap: the address
+ * (*addr, *size; the mock's DMA view with SHMEM_DEVICE_MOCK_DMA=host or
+ * cuda), what memory it is and on which GPU. SHMI_ENOTSUP when no NIC may
+ * be handed it, SHMI_ENODEV without a device heap. */
+int shmi_device_fabric_view(void **addr, size_t *size, shmi_mem_kind_t *kind,
+                            int *device);
 
 /* Frees the bounce buffers; called when the device heap goes away. */
 void shmi_device_path_release(void);

@@ -21,6 +21,7 @@
 
 #include "services/amo_op.h"
 #include "services/dtype.h"
+#include "services/mem_kind.h"
 
 /* Direction of a copy, as the runtimes name them. */
 typedef enum shmi_gpu_copy {
@@ -35,10 +36,10 @@ typedef struct shmi_gpu_ipc {
     unsigned char bytes[96];
 } shmi_gpu_ipc_t;
 
-/* libfabric's view of the memory (enum fi_hmem_iface + device id). */
+/* What the memory is, as a network device must be told about it. */
 typedef struct shmi_gpu_hmem {
-    int iface;     /* FI_HMEM_SYSTEM, FI_HMEM_CUDA, FI_HMEM_ROCR */
-    int device;    /* device ordinal for FI_HMEM registration */
+    shmi_mem_kind_t kind; /* SHMI_MEM_HOST: memory no device can name */
+    int device;           /* the device ordinal */
 } shmi_gpu_hmem_t;
 
 typedef struct shmi_gpu_ops {
@@ -73,7 +74,7 @@ typedef struct shmi_gpu_ops {
     /* 1 when ptr is device memory of this back end, 0 otherwise. */
     int (*is_device)(const void *ptr);
 
-    /* How libfabric must be told about this memory. */
+    /* How a network device must be told about this memory. */
     shmi_gpu_hmem_t (*hmem)(void);
 } shmi_gpu_ops_t;
 

@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <cuda_runtime_api.h>
-#include <rdma/fi_domain.h>
 #include <stddef.h>
 
 #include "gpu/gpu_runtime.h"
@@ -37,5 +36,5 @@ const shmi_gpu_runtime_t shmi_gpu_rt_cuda = {
     .ipc_open_flags = cudaIpcMemLazyEnablePeerAccess,
     .attr_type_off = offsetof(struct cudaPointerAttributes, type),
     .mem_device = cudaMemoryTypeDevice,
-    .hmem_iface = FI_HMEM_CUDA,
+    .mem_kind = SHMI_MEM_CUDA,
 };

@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <hip/hip_runtime_api.h>
-#include <rdma/fi_domain.h>
 #include <stddef.h>
 
 #include "gpu/gpu_runtime.h"
@@ -38,5 +37,5 @@ const shmi_gpu_runtime_t shmi_gpu_rt_hip = {
     .ipc_open_flags = hipIpcMemLazyEnablePeerAccess,
     .attr_type_off = offsetof(hipPointerAttribute_t, memoryType),
     .mem_device = hipMemoryTypeDevice,
-    .hmem_iface = FI_HMEM_ROCR,
+    .mem_kind = SHMI_MEM_ROCM,
 };

@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <rdma/fi_domain.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -287,7 +286,7 @@ static int mock_is_device(const void *ptr)
  * SHMEM_DEVICE_MOCK_DMA=host the DMA view is registered as host memory. */
 static shmi_gpu_hmem_t mock_hmem(void)
 {
-    return (shmi_gpu_hmem_t){FI_HMEM_SYSTEM, 0};
+    return (shmi_gpu_hmem_t){SHMI_MEM_HOST, 0};
 }
 
 const shmi_gpu_ops_t shmi_gpu_mock_ops = {

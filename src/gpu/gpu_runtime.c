@@ -250,7 +250,8 @@ static int rt_is_device(const void *ptr)
 
 static shmi_gpu_hmem_t rt_hmem(void)
 {
-    return (shmi_gpu_hmem_t){cur.rt ? cur.rt->hmem_iface : 0, cur.device};
+    return (shmi_gpu_hmem_t){cur.rt ? cur.rt->mem_kind : SHMI_MEM_HOST,
+                             cur.device};
 }
 
 /* The back ends: the same functions, one probe each. */

@@ -35,7 +35,7 @@ typedef struct shmi_gpu_runtime {
     unsigned ipc_open_flags; /* IpcOpenMemHandle: lazy peer access */
     size_t attr_type_off;    /* offset of its memory-type field (an enum) */
     int mem_device;          /* the memory type of device memory */
-    int hmem_iface;          /* enum fi_hmem_iface of this runtime's memory */
+    shmi_mem_kind_t mem_kind; /* what this runtime's memory is */
 } shmi_gpu_runtime_t;
 
 /* The tables, built only with the vendor's headers (configure). */

@@ -13,7 +13,6 @@
  */
 #include "config.h"
 
-#include <rdma/fi_domain.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -124,10 +123,10 @@ int main(int argc, char **argv)
     check_memory(g, d);
     check_ipc(g, d);
     hm = g->hmem();
-    check(hm.iface ==
-                  (strcmp(name, "cuda") == 0 ? FI_HMEM_CUDA : FI_HMEM_ROCR) &&
+    check(hm.kind ==
+                  (strcmp(name, "cuda") == 0 ? SHMI_MEM_CUDA : SHMI_MEM_ROCM) &&
               hm.device == 1,
-          "hmem (iface %d, device %d)", hm.iface, hm.device);
+          "hmem (kind %d, device %d)", (int)hm.kind, hm.device);
     check_other(name);
     check(g->free(d) == 0, "free");
     printf("%s: %s\n", name, failures ? "FAILED" : "ok");

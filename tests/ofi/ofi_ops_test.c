@@ -440,7 +440,8 @@ static int bad_provider(void)
         return 1;
     }
     T_CHECK(shmi_boot_init(&shmi_state.boot) == 0, "shmi_boot_init");
-    ret = t_ops->init();
+    t_job_fill(NULL, 0, NULL, 0);
+    ret = t_ops->init(&t_job);
     shmi_boot_finalize();
     T_CHECK(ret == SHMI_EINVAL, "init with SHMEM_OFI_PROVIDER=%s returned %d",
             shmi_env.OFI_PROVIDER, ret);

@@ -96,6 +96,29 @@ char *t_map_peer_heap(int pe)
     return p == MAP_FAILED ? NULL : p;
 }
 
+shmt_job_t t_job;
+
+void t_job_fill(char *heap, size_t heap_size, char *data, size_t data_size)
+{
+    const shmi_boot_info_t *b = &shmi_state.boot;
+
+    memset(&t_job, 0, sizeof(t_job));
+    t_job.rank = b->rank;
+    t_job.size = b->size;
+    t_job.node_id = b->node_id;
+    t_job.n_nodes = b->n_nodes;
+    t_job.node_of_pe = b->node_of_pe;
+    t_job.local_rank = b->local_rank;
+    t_job.local_size = b->local_size;
+    t_job.local_pes = b->local_pes;
+    t_job.seg[SHMI_SEG_HEAP] =
+        (shmt_seg_t){heap, heap_size, heap, SHMI_MEM_HOST, 0};
+    t_job.seg[SHMI_SEG_DATA] =
+        (shmt_seg_t){data, data_size, data, SHMI_MEM_HOST, 0};
+    t_job.publish = shmi_boot_put;
+    t_job.lookup = shmi_boot_get;
+}
+
 int t_setup(int shared)
 {
     char err[512];
@@ -112,12 +135,9 @@ int t_setup(int shared)
     t_shared = shared;
     t_heap = t_heap_create(shared);
     T_CHECK(t_heap, "cannot create the test heap");
-    shmi_state.seg[SHMI_SEG_HEAP].base = t_heap;
-    shmi_state.seg[SHMI_SEG_HEAP].size = T_HEAP_SIZE;
-    shmi_state.seg[SHMI_SEG_DATA].base = (char *)t_data;
-    shmi_state.seg[SHMI_SEG_DATA].size = sizeof(t_data);
     memset(t_data, 0, sizeof(t_data));
-    ret = t_ops->init();
+    t_job_fill(t_heap, T_HEAP_SIZE, (char *)t_data, sizeof(t_data));
+    ret = t_ops->init(&t_job);
     if (ret == SHMI_ENODEV) {
         printf("no usable libfabric provider here\n");
         return 77;

@@ -34,6 +34,13 @@ extern int t_me, t_npes;
 extern char *t_heap;
 extern shmt_ep_t *t_ep;
 extern const shmt_ops_t *t_ops;
+/* What t_setup hands the transport's init (the job from the bootstrap,
+ * the test's heap and data segment, the bootstrap exchange). */
+extern shmt_job_t t_job;
+
+/* Fills t_job from shmi_state.boot and the segments given (NULL/0: none):
+ * what the core's start-up does for a transport, without the core. */
+void t_job_fill(char *heap, size_t heap_size, char *data, size_t data_size);
 
 /* Ends the test as failed, naming the PE and the place. */
 _Noreturn void t_fail(const char *file, int line, const char *fmt, ...)

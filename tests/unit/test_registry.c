@@ -60,8 +60,18 @@ static void test_stubs(void)
                         SHMI_DT_INT64, buf, NULL, NULL, 0) == SHMI_ENOSYS);
     CHECK(shmt_stub_fence(NULL) == SHMI_ENOSYS);
     CHECK(shmt_stub_quiet(NULL, -1) == SHMI_ENOSYS);
-    shmt_stub_check_unused();
+    CHECK(shmt_stub_put_signal(NULL, 0, SHMI_SEG_HEAP, 0, buf, 8, SHMI_SEG_HEAP,
+                               8, 1, SHMI_AMO_ADD, 0) == SHMI_ENOSYS);
+    {
+        shmt_ep_t *ep = NULL;
+
+        CHECK(shmt_stub_ep_create(0, &ep) == SHMI_ENOSYS && ep == NULL);
+        shmt_stub_ep_destroy(ep);
+    }
+    CHECK(shmt_stub_mapped_base(0, SHMI_SEG_HEAP) == NULL);
+    shmt_stub_check_unused(NULL);
     shmt_stub_started();
+    shmt_stub_progress();
 }
 
 int main(void)

@@ -20,7 +20,7 @@
 
 #include "transports/transport.h"
 
-int shmt_local_init(void);
+int shmt_local_init(const shmt_job_t *job);
 int shmt_local_connect(void);
 void shmt_local_finalize(void);
 int shmt_local_reachable(int pe, shmi_seg_id_t seg);

@@ -7,19 +7,16 @@
  * of the node is mapped in this process when SHMEM_LOCAL=1 and its segment
  * is shared (the heap always, the data segment when it was remapped, see
  * src/core/heap/data_seg.c), NULL otherwise; the core routes the rest
- * elsewhere (src/core/route.c). A peer whose heap cannot be mapped (e.g. /proc restricted) is
- * reported and reached through the fabric, which is slower but correct.
+ * elsewhere (src/core/route.c). The core's job->map_peer opens and maps a
+ * peer's shared object (the heap's own code knows its descriptor). A peer
+ * whose heap cannot be mapped (e.g. /proc restricted) is reported and
+ * reached through the fabric, which is slower but correct.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
-#include "core/heap/heap.h"
-#include "core/state.h"
 #include "services/env.h"
 #include "services/error.h"
 #include "transports/local/local.h"
@@ -31,71 +28,45 @@ typedef struct peer_map {
 } peer_map_t;
 
 static peer_map_t *mapped[SHMI_SEG_DATA + 1];
+static const shmt_job_t *job;
 
-int shmt_local_init(void)
+int shmt_local_init(const shmt_job_t *j)
 {
     /* Nothing to publish: the segments published themselves. */
+    job = j;
     return 0;
 }
 
 /* Maps segment seg of pe; 0, or a negative code when it is not shared or
- * cannot be mapped. */
+ * cannot be mapped (the core's map_peer says why where it matters). */
 static int map_peer(int pe, int seg)
 {
-    shmi_shm_desc_t d;
     void *p;
-    int fd, ret;
+    size_t len;
+    int ret = job->map_peer(pe, (shmi_seg_id_t)seg, &p, &len);
 
-    ret = shmi_segments_peer_desc(pe, seg, &d);
     if (ret != 0)
         return ret;
-    if (d.kind == SHMI_SHM_NONE)
-        return SHMI_ENOTSUP;
-    if (seg == SHMI_SEG_HEAP && d.size != shmi_state.seg[seg].size)
-        SHMI_FATAL("SHMEM_SYMMETRIC_SIZE differs between PEs: the heap of PE "
-                   "%d has %llu bytes, this PE's %zu; give every PE the same "
-                   "value",
-                   pe, (unsigned long long)d.size, shmi_state.seg[seg].size);
-    if (d.size != shmi_state.seg[seg].size) {
-        /* Different executables (MPMD): globals are not symmetric. */
-        SHMI_LOG(SHMI_LOG_WARN, "local",
-                 "PE %d's %s segment is %llu bytes, mine %zu: not mapped", pe,
-                 seg == SHMI_SEG_HEAP ? "heap" : "data",
-                 (unsigned long long)d.size, shmi_state.seg[seg].size);
-        return SHMI_EINVAL;
-    }
-    ret = shmi_shm_open_peer(&d, &fd);
-    if (ret != 0)
-        return ret;
-    p = shmi_shm_map(fd, (size_t)d.size, (size_t)d.align);
-    if (!p) {
-        SHMI_LOG(SHMI_LOG_WARN, "local", "mapping PE %d's segment: %s", pe,
-                 strerror(errno));
-        close(fd);
-        return SHMI_ENOMEM;
-    }
-    close(fd);
     mapped[seg][pe].addr = p;
-    mapped[seg][pe].len = (size_t)d.size;
+    mapped[seg][pe].len = len;
     return 0;
 }
 
 int shmt_local_connect(void)
 {
-    const shmi_boot_info_t *b = &shmi_state.boot;
     int failed = 0;
 
-    if (!shmi_env.LOCAL || b->local_size <= 1)
+    if (!shmi_env.LOCAL || job->local_size <= 1)
         return 0;
     for (int s = SHMI_SEG_HEAP; s <= SHMI_SEG_DATA; s++) {
-        mapped[s] = calloc((size_t)b->size, sizeof(peer_map_t));
+        mapped[s] = calloc((size_t)job->size, sizeof(peer_map_t));
         if (!mapped[s])
             return SHMI_ENOMEM;
     }
-    for (int i = 0; i < b->local_size; i++) {
-        int pe = b->local_pes[i];
+    for (int i = 0; i < job->local_size; i++) {
+        int pe = job->local_pes[i];
 
-        if (pe == b->rank)
+        if (pe == job->rank)
             continue;
         if (map_peer(pe, SHMI_SEG_HEAP) != 0)
             failed++;
@@ -112,25 +83,22 @@ int shmt_local_connect(void)
 
 void shmt_local_finalize(void)
 {
-    int me = shmi_state.boot.rank;
-
     for (int s = SHMI_SEG_HEAP; s <= SHMI_SEG_DATA; s++) {
         if (!mapped[s])
             continue;
-        for (int pe = 0; pe < shmi_state.boot.size; pe++) {
-            if (!mapped[s][pe].addr || pe == me)
-                continue;
-            munmap(mapped[s][pe].addr, mapped[s][pe].len);
-        }
+        for (int pe = 0; pe < job->size; pe++)
+            if (mapped[s][pe].addr)
+                munmap(mapped[s][pe].addr, mapped[s][pe].len);
         free(mapped[s]);
         mapped[s] = NULL;
     }
+    job = NULL;
 }
 
 /* Where seg of pe is mapped here by this transport, or NULL. */
 static void *shmt_local_mapped_base(int pe, shmi_seg_id_t seg)
 {
-    if (pe < 0 || pe >= shmi_state.boot.size || seg < SHMI_SEG_HEAP ||
+    if (!job || pe < 0 || pe >= job->size || seg < SHMI_SEG_HEAP ||
         seg > SHMI_SEG_DATA || !mapped[seg])
         return NULL;
     return mapped[seg][pe].addr;

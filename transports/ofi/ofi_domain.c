@@ -2,7 +2,7 @@
  * Fabric, domain and address vector; registration of the symmetric
  * segments; the one-time exchange of endpoint names, bases and keys.
  *
- * Published per PE (shmi_boot_put):
+ * Published per PE (job->publish):
  *   "ofi.name": the target endpoint's name (shmt_ofi_name_t)
  *   "ofi.segs": per segment its base, size and remote key (shmt_ofi_seg_t)
  * Remote address of (pe, seg, off): remote base + off, where the remote base
@@ -22,8 +22,6 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "boot/boot.h"
-#include "core/state.h"
 #include "transports/ofi/ofi_internal.h"
 
 shmt_ofi_t shmt_ofi;
@@ -140,7 +138,7 @@ int shmt_ofi_mr_register(shmt_ep_t *ep, shmt_ofi_mr_t mr[SHMI_SEG_COUNT])
 {
     memset(mr, 0, sizeof(shmt_ofi_mr_t) * SHMI_SEG_COUNT);
     for (int s = 0; s < SHMI_SEG_COUNT; s++) {
-        shmi_seg_t *seg = &shmi_state.seg[s];
+        const shmt_seg_t *seg = &shmt_ofi.job->seg[s];
         int ret;
 
         if (!seg->base || seg->size == 0)
@@ -174,8 +172,8 @@ void *shmt_ofi_local_desc(shmt_ep_t *ep, const void *buf, size_t len)
     if (!(shmt_ofi.mr_mode & (FI_MR_LOCAL | FI_MR_HMEM)))
         return NULL;
     for (int s = 0; s < SHMI_SEG_COUNT; s++) {
-        uintptr_t base = (uintptr_t)shmi_state.seg[s].base;
-        size_t size = shmi_state.seg[s].size;
+        uintptr_t base = (uintptr_t)shmt_ofi.job->seg[s].base;
+        size_t size = shmt_ofi.job->seg[s].size;
 
         if (ep->mr[s].mr && a >= base && a - base <= size &&
             len <= size - (a - base))
@@ -202,7 +200,7 @@ static int shmt_ofi_open_domain(void)
     av_attr.type = shmt_ofi.info->domain_attr->av_type == FI_AV_UNSPEC
                        ? FI_AV_TABLE
                        : shmt_ofi.info->domain_attr->av_type;
-    av_attr.count = (size_t)shmi_state.boot.size;
+    av_attr.count = (size_t)shmt_ofi.npes;
     ret = fi_av_open(shmt_ofi.domain, &av_attr, &shmt_ofi.av, NULL);
     if (ret) {
         shmt_ofi_log_fail("fi_av_open", ret);
@@ -228,16 +226,16 @@ static int shmt_ofi_publish(void)
         if (!shmt_ofi.target->mr[s].mr)
             continue;
         segs[s].base = shmt_ofi_seg_base(s);
-        segs[s].size = shmi_state.seg[s].size;
+        segs[s].size = shmt_ofi.job->seg[s].size;
         segs[s].key = shmt_ofi.target->mr[s].key;
     }
-    ret = shmi_boot_put("ofi.name", &name, sizeof(name));
+    ret = shmt_ofi.job->publish("ofi.name", &name, sizeof(name));
     if (ret == 0)
-        ret = shmi_boot_put("ofi.segs", segs, sizeof(segs));
+        ret = shmt_ofi.job->publish("ofi.segs", segs, sizeof(segs));
     return ret;
 }
 
-int shmt_ofi_init(void)
+int shmt_ofi_init(const shmt_job_t *job)
 {
     int ret;
 
@@ -246,7 +244,8 @@ int shmt_ofi_init(void)
         return ret;
     memset(&shmt_ofi, 0, sizeof(shmt_ofi));
     pthread_mutex_init(&shmt_ofi.eps_lock, NULL);
-    shmt_ofi.npes = shmi_state.boot.size;
+    shmt_ofi.job = job;
+    shmt_ofi.npes = job->size;
     ret = shmt_ofi_provider_choose();
     if (ret)
         return ret;
@@ -298,9 +297,9 @@ static int shmt_ofi_connect_pe(int pe)
     shmt_ofi_seg_t segs[SHMI_SEG_COUNT];
     int ret;
 
-    ret = shmi_boot_get(pe, "ofi.name", &name, sizeof(name));
+    ret = shmt_ofi.job->lookup(pe, "ofi.name", &name, sizeof(name));
     if (ret == 0)
-        ret = shmi_boot_get(pe, "ofi.segs", segs, sizeof(segs));
+        ret = shmt_ofi.job->lookup(pe, "ofi.segs", segs, sizeof(segs));
     if (ret)
         return ret;
     ret = fi_av_insert(shmt_ofi.av, name.name, 1, &shmt_ofi.addr[pe], 0, NULL);
@@ -330,7 +329,6 @@ int shmt_ofi_connect(void)
     if (ret == 0) {
         shmt_ofi.connected = 1;
         shmt_ofi.starting = 1;
-        shmt_ofi_hmem_connected();
     }
     return ret;
 }
@@ -341,8 +339,8 @@ int shmt_ofi_reachable(int pe, shmi_seg_id_t seg)
         seg >= SHMI_SEG_COUNT || shmt_ofi.rsize[seg][pe] == 0)
         return 0;
     /* shm reaches only the PEs of this node. */
-    if (strcmp(shmt_ofi.prov, "shm") == 0 && shmi_state.boot.node_of_pe &&
-        shmi_state.boot.node_of_pe[pe] != shmi_state.boot.node_id)
+    if (strcmp(shmt_ofi.prov, "shm") == 0 && shmt_ofi.job->node_of_pe &&
+        shmt_ofi.job->node_of_pe[pe] != shmt_ofi.job->node_id)
         return 0;
     return 1;
 }

@@ -1,19 +1,20 @@
 /*
- * The device heap (SHMI_SEG_DEVICE) and the fabric: FI_HMEM registration,
- * and the device service's start and stop around the fabric's lifetime.
+ * The device heap (SHMI_SEG_DEVICE) and the fabric: FI_HMEM registration.
  *
- * A provider reaches GPU memory when it offers FI_HMEM for the back end's
- * interface (cxi; shm with GPU IPC in recent libfabric) and fi_mr_regattr
- * accepts the heap with that iface. Debian's libfabric 1.17 has no CUDA or
- * ROCr support: the registration fails with -FI_ENOSYS, the device heap is
- * simply not published, reachable(pe, SHMI_SEG_DEVICE) is 0 and
- * src/gpu/device_path.c falls back on the owner's device service. The mock
- * back end, with SHMEM_DEVICE_MOCK_DMA=host, hands over a read-write view of
- * its memory registered as host memory: the model of a NIC that reaches
- * device memory; with =cuda it offers that view as CUDA memory, which
- * libfabric 1.17 refuses. A failed registration is never fatal.
+ * The core describes the segment in the job (transports/transport.h,
+ * shmt_seg_t): the address a fabric may register (reg_base; NULL: none)
+ * and what memory it is (SHMI_MEM_HOST, _CUDA, _ROCM), which this file
+ * turns into libfabric's FI_HMEM_* interface. A provider reaches GPU
+ * memory when it offers FI_HMEM (cxi; shm with GPU IPC in recent
+ * libfabric) and fi_mr_regattr accepts the heap with that interface.
+ * Debian's libfabric 1.17 has no CUDA or ROCr support: its providers offer
+ * no FI_HMEM, the device heap is simply not published, reachable(pe,
+ * SHMI_SEG_DEVICE) is 0 and the device path falls back on the owner's
+ * device service. A segment described as host memory (a view of device
+ * memory that a NIC reaches as host memory) is registered like the host
+ * segments. A failed registration is never fatal.
  *
- * Only a provider with FI_HMEM is handed real device memory: some (sockets)
+ * Only a provider with FI_HMEM is handed device memory: some (sockets)
  * accept any attr.iface without looking at it.
  */
 #include "config.h"
@@ -21,28 +22,33 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "core/state.h"
-#include "gpu/device_path.h"
-#include "core/heap/device_heap.h"
-#include "gpu/device_proxy.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* The address registered for the own device heap (0: none), published in
- * place of the device address: the mock's view differs from it. */
+ * place of the device address: a view of it may differ from it. */
 static uint64_t hmem_base;
 
-/* Asks again for the chosen provider with FI_HMEM when the device back end
- * names an HMEM interface; keeps the first answer when it is refused. */
+/* libfabric's name for a kind of memory. */
+static enum fi_hmem_iface hmem_iface(shmi_mem_kind_t kind)
+{
+    switch (kind) {
+    case SHMI_MEM_CUDA: return FI_HMEM_CUDA;
+    case SHMI_MEM_ROCM: return FI_HMEM_ROCR;
+    default: return FI_HMEM_SYSTEM;
+    }
+}
+
+/* Asks again for the chosen provider with FI_HMEM when the device heap is
+ * GPU memory a NIC may be handed; keeps the first answer when it is
+ * refused. */
 void shmt_ofi_hmem_caps(void)
 {
+    const shmt_seg_t *d = &shmt_ofi.job->seg[SHMI_SEG_DEVICE];
     struct fi_info *hints, *list = NULL;
-    void *addr;
-    size_t size;
-    shmi_gpu_hmem_t hm;
     int ret;
 
-    if (shmi_device_fabric_view(&addr, &size, &hm) != 0 ||
-        hm.iface == FI_HMEM_SYSTEM || (shmt_ofi.info->caps & FI_HMEM))
+    if (d->size == 0 || d->reg_base == NULL || d->mem == SHMI_MEM_HOST ||
+        (shmt_ofi.info->caps & FI_HMEM))
         return;
     hints = shmt_ofi_lib.dupinfo(shmt_ofi.info);
     if (!hints)
@@ -84,10 +90,11 @@ static int hmem_bind(shmt_ep_t *ep, struct fid_mr *mr)
     return ret;
 }
 
-/* fi_mr_regattr of [addr, addr+size) as memory of interface hm, with a
- * random requested key (shmt_ofi_mr_key), another when one is taken. */
-static int hmem_regattr(void *addr, size_t size, shmi_gpu_hmem_t hm,
-                        struct fid_mr **mr)
+/* fi_mr_regattr of [addr, addr+size) as memory of interface iface on GPU
+ * device, with a random requested key (shmt_ofi_mr_key), another when one
+ * is taken. */
+static int hmem_regattr(void *addr, size_t size, enum fi_hmem_iface iface,
+                        int device, struct fid_mr **mr)
 {
     struct iovec iov = {addr, size};
     struct fi_mr_attr attr;
@@ -97,11 +104,9 @@ static int hmem_regattr(void *addr, size_t size, shmi_gpu_hmem_t hm,
     attr.mr_iov = &iov;
     attr.iov_count = 1;
     attr.access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
-    attr.iface = (enum fi_hmem_iface)hm.iface;
-    if (hm.iface == FI_HMEM_ZE)
-        attr.device.ze = hm.device;
-    else if (hm.iface != FI_HMEM_SYSTEM)
-        attr.device.cuda = hm.device; /* rocr ignores it */
+    attr.iface = iface;
+    if (iface != FI_HMEM_SYSTEM)
+        attr.device.cuda = device; /* rocr ignores it */
     for (int t = 0; t < SHMT_OFI_KEY_TRIES && ret == -FI_ENOKEY; t++) {
         if (shmt_ofi_mr_key(&attr.requested_key) != 0)
             return -FI_EIO;
@@ -112,21 +117,23 @@ static int hmem_regattr(void *addr, size_t size, shmi_gpu_hmem_t hm,
 
 int shmt_ofi_hmem_register(shmt_ep_t *ep, shmt_ofi_mr_t *out)
 {
-    shmi_gpu_hmem_t hm;
+    const shmt_seg_t *d = &shmt_ofi.job->seg[SHMI_SEG_DEVICE];
+    enum fi_hmem_iface iface = hmem_iface(d->mem);
     struct fid_mr *mr;
-    void *addr;
-    size_t size;
     int ret;
 
     memset(out, 0, sizeof(*out));
-    if (shmi_device_fabric_view(&addr, &size, &hm) != 0)
+    if (d->size == 0 || d->reg_base == NULL)
         return 0;
-    /* Without FI_HMEM a provider cannot take device memory; the mock's
-     * "cuda" test mode asks anyway, so that the refusal is exercised. */
-    if (hm.iface != FI_HMEM_SYSTEM && !(shmt_ofi.info->caps & FI_HMEM) &&
-        shmi_device_backend() != &shmi_gpu_mock_ops)
+    /* Without FI_HMEM a provider cannot take device memory. */
+    if (iface != FI_HMEM_SYSTEM && !(shmt_ofi.info->caps & FI_HMEM)) {
+        SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
+                 "provider %s offers no FI_HMEM: the device heap is not "
+                 "registered, device data goes through the device service",
+                 shmt_ofi.prov);
         return 0;
-    ret = hmem_regattr(addr, size, hm, &mr);
+    }
+    ret = hmem_regattr(d->reg_base, d->size, iface, d->device, &mr);
     if (ret) {
         SHMI_LOG(ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP ? SHMI_LOG_DEBUG
                                                             : SHMI_LOG_WARN,
@@ -146,7 +153,7 @@ int shmt_ofi_hmem_register(shmt_ep_t *ep, shmt_ofi_mr_t *out)
     out->key = fi_mr_key(mr);
     out->desc =
         (shmt_ofi.mr_mode & (FI_MR_LOCAL | FI_MR_HMEM)) ? fi_mr_desc(mr) : NULL;
-    hmem_base = (uint64_t)(uintptr_t)addr;
+    hmem_base = (uint64_t)(uintptr_t)d->reg_base;
     return 0;
 }
 
@@ -154,16 +161,10 @@ uint64_t shmt_ofi_seg_base(int seg)
 {
     if (seg == SHMI_SEG_DEVICE)
         return hmem_base;
-    return (uint64_t)(uintptr_t)shmi_state.seg[seg].base;
-}
-
-void shmt_ofi_hmem_connected(void)
-{
-    shmi_device_service_start();
+    return (uint64_t)(uintptr_t)shmt_ofi.job->seg[seg].base;
 }
 
 void shmt_ofi_hmem_finalize(void)
 {
-    shmi_device_service_stop();
     hmem_base = 0;
 }

@@ -142,6 +142,7 @@ typedef struct shmt_ofi {
 
     shmt_ofi_mr_t mr[SHMI_SEG_COUNT]; /* domain-wide (no FI_MR_ENDPOINT) */
 
+    const shmt_job_t *job;             /* what the core handed init() */
     int npes;
     fi_addr_t *addr;                   /* [npes] */
     uint64_t *rkey[SHMI_SEG_COUNT];    /* [npes] remote keys */
@@ -167,7 +168,7 @@ extern shmt_ofi_t shmt_ofi;
  * SHMI_ENODEV when nothing usable is there. */
 int shmt_ofi_provider_choose(void);
 /* The transport's check_unused (transports/transport.h). */
-void shmt_ofi_check_unused(void);
+void shmt_ofi_check_unused(const shmt_job_t *job);
 
 /* ---- ofi_shm_region.c: regions of the shm provider ---- */
 /* Removes this user's regions whose process is gone; reports (local PE 0)
@@ -181,7 +182,7 @@ int shmt_ofi_shm_name(struct fid_ep *ep, int id);
 void shmt_ofi_shm_enable_failed(struct fid_ep *ep, int ret);
 
 /* ---- ofi_domain.c ---- */
-int shmt_ofi_init(void);
+int shmt_ofi_init(const shmt_job_t *job);
 int shmt_ofi_connect(void);
 void shmt_ofi_finalize(void);
 int shmt_ofi_reachable(int pe, shmi_seg_id_t seg);
@@ -208,15 +209,13 @@ static inline uint64_t shmt_ofi_raddr(int pe, shmi_seg_id_t seg, size_t off)
 }
 
 /* ---- ofi_hmem.c ---- */
-/* Asks for FI_HMEM when the device back end needs it (after the choice). */
+/* Asks for FI_HMEM when the device heap needs it (after the choice). */
 void shmt_ofi_hmem_caps(void);
 /* Registers the device heap with FI_HMEM for ep (or the domain); out->mr
  * stays NULL when the provider cannot reach it. Never fails. */
 int shmt_ofi_hmem_register(shmt_ep_t *ep, shmt_ofi_mr_t *out);
 /* The address published for segment seg (the registered one). */
 uint64_t shmt_ofi_seg_base(int seg);
-/* The device service lives while the fabric is connected. */
-void shmt_ofi_hmem_connected(void);
 void shmt_ofi_hmem_finalize(void);
 
 /* ---- ofi_ep.c ---- */

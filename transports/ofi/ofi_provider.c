@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "core/state.h"
 #include "services/env.h"
 #include "transports/ofi/ofi_internal.h"
 
@@ -220,7 +219,7 @@ static int shmt_ofi_rank(const char *name)
     for (size_t r = 0; r < n; r++) {
         if (strcmp(name, shmt_ofi_preference[r]) != 0)
             continue;
-        if (strcmp(name, "shm") == 0 && shmi_state.boot.n_nodes > 1)
+        if (strcmp(name, "shm") == 0 && shmt_ofi.job->n_nodes > 1)
             return -1;
         return (int)r;
     }
@@ -250,7 +249,7 @@ static struct fi_info *shmt_ofi_pick(struct fi_info *list)
  * (eth0): prefer loopback unless the user chose. */
 static void shmt_ofi_prefer_loopback(void)
 {
-    if (shmi_state.boot.n_nodes != 1 || shmi_env.OFI_DOMAIN[0])
+    if (shmt_ofi.job->n_nodes != 1 || shmi_env.OFI_DOMAIN[0])
         return;
     setenv("FI_TCP_IFACE", "lo", 0);
     setenv("FI_SOCKETS_IFACE", "lo", 0);
@@ -361,7 +360,7 @@ int shmt_ofi_provider_choose(void)
     if (!chosen) {
         SHMI_LOG(SHMI_LOG_WARN, "ofi",
                  "only single-node libfabric providers found for a %d-node "
-                 "job", shmi_state.boot.n_nodes);
+                 "job", shmt_ofi.job->n_nodes);
         shmt_ofi_lib.freeinfo(list);
         return SHMI_ENODEV;
     }
@@ -394,7 +393,7 @@ int shmt_ofi_provider_choose(void)
 /* Once per job (PE 0), where no PE uses libfabric: says which of
  * SHMEM_OFI_PROVIDER and SHMEM_OFI_DOMAIN could not be honoured if it were
  * used. A warning, not an error: this job runs correctly without them. */
-void shmt_ofi_check_unused(void)
+void shmt_ofi_check_unused(const shmt_job_t *job)
 {
     static const char unused[] =
         "; this job does not use libfabric (one node, SHMEM_LOCAL=1), so it "
@@ -404,7 +403,7 @@ void shmt_ofi_check_unused(void)
     char found[256];
     int ret;
 
-    if ((!want[0] && !shmi_env.OFI_DOMAIN[0]) || shmi_state.boot.rank != 0 ||
+    if ((!want[0] && !shmi_env.OFI_DOMAIN[0]) || job->rank != 0 ||
         shmt_ofi_lib_load() != 0)
         return;
     ret = shmt_ofi_getinfo(want, &list);

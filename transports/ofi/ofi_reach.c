@@ -23,7 +23,6 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "core/state.h"
 #include "transports/ofi/ofi_internal.h"
 
 /* Room for one endpoint address (sockaddr_in6 needs 28 bytes). */
@@ -128,7 +127,7 @@ static void shmt_ofi_pe_text(int pe, char *buf, size_t size)
 
 int shmt_ofi_reach_check(void)
 {
-    const shmi_boot_info_t *b = &shmi_state.boot;
+    const shmt_job_t *b = shmt_ofi.job;
     char mtext[80], ttext[80];
     int me = b->rank, pe;
 
@@ -160,7 +159,7 @@ int shmt_ofi_reach_check(void)
  */
 int shmt_ofi_reach_gave_up(int pe, const char *call, double *since)
 {
-    const shmi_boot_info_t *b = &shmi_state.boot;
+    const shmt_job_t *b = shmt_ofi.job;
     char mtext[80], ttext[80];
     struct timespec ts;
     double now;

@@ -36,7 +36,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/state.h"
 #include "services/pid_gone.h"
 #include "services/shm_region_name.h"
 #include "transports/ofi/ofi_internal.h"
@@ -90,14 +89,14 @@ void shmt_ofi_shm_sweep(void)
 {
     DIR *d;
     struct dirent *e;
-    int report = shmi_state.boot.local_rank == 0, more = 0;
+    int report = shmt_ofi.job->local_rank == 0, more = 0;
 
     if (!is_shm() || !(d = opendir(SHM_DIR)))
         return;
     while ((e = readdir(d)) != NULL)
         sweep_one(dirfd(d), e->d_name, &report, &more);
     closedir(d);
-    if (more && shmi_state.boot.local_rank == 0)
+    if (more && shmt_ofi.job->local_rank == 0)
         SHMI_LOG(SHMI_LOG_WARN, "ofi",
                  "%d more files in " SHM_DIR " are named like that", more);
 }

@@ -11,7 +11,6 @@
  */
 #include "config.h"
 
-#include "core/state.h"
 #include "transports/ofi/ofi_internal.h"
 
 int shmt_ofi_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,

@@ -5,10 +5,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "boot/boot.h"
 #include "core/heap/device_heap.h"
@@ -303,4 +305,46 @@ void shmi_segments_finalize(void)
         shmi_state.seg[s].user_size = 0;
         shmi_state.seg[s].user_off = 0;
     }
+}
+
+int shmi_segments_map_peer(int pe, shmi_seg_id_t seg, void **base,
+                           size_t *len)
+{
+    size_t own = shmi_state.seg[seg].size;
+    shmi_shm_desc_t d;
+    void *p;
+    int fd, ret;
+
+    ret = shmi_segments_peer_desc(pe, seg, &d);
+    if (ret != 0)
+        return ret;
+    if (d.kind == SHMI_SHM_NONE)
+        return SHMI_ENOTSUP;
+    if (seg == SHMI_SEG_HEAP && d.size != own)
+        SHMI_FATAL("SHMEM_SYMMETRIC_SIZE differs between PEs: the heap of PE "
+                   "%d has %llu bytes, this PE's %zu; give every PE the same "
+                   "value",
+                   pe, (unsigned long long)d.size, own);
+    if (d.size != own) {
+        /* Different executables (MPMD): globals are not symmetric. */
+        SHMI_LOG(SHMI_LOG_WARN, "local",
+                 "PE %d's %s segment is %llu bytes, mine %zu: not mapped", pe,
+                 seg == SHMI_SEG_HEAP ? "heap" : "data",
+                 (unsigned long long)d.size, own);
+        return SHMI_EINVAL;
+    }
+    ret = shmi_shm_open_peer(&d, &fd);
+    if (ret != 0)
+        return ret;
+    p = shmi_shm_map(fd, (size_t)d.size, (size_t)d.align);
+    if (!p) {
+        SHMI_LOG(SHMI_LOG_WARN, "local", "mapping PE %d's segment: %s", pe,
+                 strerror(errno));
+        close(fd);
+        return SHMI_ENOMEM;
+    }
+    close(fd);
+    *base = p;
+    *len = (size_t)d.size;
+    return 0;
 }
