@@ -168,15 +168,17 @@ static void print_fi_list(const struct fi_info *list, int engine)
     }
 }
 
-/* One line per transport: its name and the capabilities it declares
- * (transports/transport.h). A transport whose answer depends on what it
- * chooses at start-up (ofi: the provider) declares nothing before that. */
+/* One line per transport: its name, its kind and the capabilities it
+ * declares (transports/transport.h). A transport whose answer depends on
+ * what it chooses at start-up (ofi: the provider) declares nothing before
+ * that. */
 static void print_transports(void)
 {
     char why[256];
 
-    printf("\nTransports (transports/registry.c, in the order preferred; "
-           "capabilities each declares; SHMEM_TRANSPORT restricts them)\n");
+    printf("\nTransports (transports/registry.c, in the order preferred "
+           "within a kind; capabilities each declares; SHMEM_TRANSPORT "
+           "restricts them)\n");
     for (int i = 0; shmt_registry[i]; i++) {
         const shmt_ops_t *t = shmt_registry[i];
         unsigned caps;
@@ -187,6 +189,7 @@ static void print_transports(void)
             printf("refused: %s\n", why);
             continue;
         }
+        printf("%-11s", shmt_kind_name(t->kind));
         caps = shmt_caps(t);
         for (int b = 0; b < SHMT_CAP_COUNT; b++)
             if (caps & (1u << b))

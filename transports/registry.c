@@ -1,7 +1,8 @@
 /*
  * The one list of transports built into this library, in the order the core
- * prefers them (load/store before the fabric), and the start-up check of
- * each entry's `size` (transports/transport.h).
+ * prefers them within each kind (transports/transport.h, shmt_ops_t.kind:
+ * the core starts the first network transport that runs here), and the
+ * start-up check of each entry's `size`.
  *
  * A table whose `size` does not cover every member the core reads was built
  * against an older, smaller shmt_ops_t: the core would read past its end.
@@ -19,6 +20,7 @@
 const shmt_ops_t *const shmt_registry[] = {
     &shmt_local_ops,
     &shmt_ofi_ops,
+    &shmt_device_ops,
     NULL,
 };
 

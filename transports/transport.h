@@ -24,7 +24,8 @@
  *
  * Threads. An endpoint (shmt_ep_t) belongs to one context; the core
  * serialises calls on one endpoint when the context may be shared between
- * threads, so the transport need not lock per endpoint. init/finalize and
+ * threads, so the transport need not lock per endpoint (unless it declares
+ * SHMT_CAP_EP_SHARED, below). init/finalize and
  * ep_create/ep_destroy are called by one thread at a time.
  *
  * Return values: 0 or a negative SHMI_E* code (src/services/error.h).
@@ -40,6 +41,7 @@
 
 #include "services/amo_op.h"
 #include "services/dtype.h"
+#include "services/gpu_ops.h"
 #include "services/mem_kind.h"
 
 /* Segments every PE has at the same offsets (see src/core/segment.h). */
@@ -62,6 +64,57 @@ typedef struct shmt_seg {
     shmi_mem_kind_t mem;
     int device;
 } shmt_seg_t;
+
+/*
+ * The core's host data path, for a transport that moves its data over it
+ * (shmt_job_t.host): the device transport keeps its service ring in the
+ * host heap and stages device data through the fabric. owner is the handle
+ * ep_create was given (or ctx_create returned); routine names the public
+ * routine in messages. Functions returning int give 0 or a negative
+ * SHMI_E* code; the core retries what is only busy.
+ */
+typedef struct shmt_host {
+    int fabric_up; /* 1 when a fabric transport runs in this job */
+
+    /* Where (pe, seg, off) is mapped here for CPU loads and stores, or
+     * NULL. */
+    void *(*mapped)(int pe, shmi_seg_id_t seg, size_t off);
+    /* 1 when words mapped here take CPU atomics: the job's one atomics
+     * engine (docs/dataplane.md, "Atomic coherence"); known from connect. */
+    int (*cpu_atomics)(void);
+    /* 1 when the fabric reaches (pe, seg). */
+    int (*fabric_reaches)(int pe, shmi_seg_id_t seg);
+
+    /* Operations through the fabric on owner's endpoint, with the
+     * semantics of the shmt_ops_t members of the same names. */
+    int (*fabric_put)(void *owner, int pe, shmi_seg_id_t seg, size_t off,
+                      const void *src, size_t len, int nbi);
+    int (*fabric_get)(void *owner, int pe, shmi_seg_id_t seg, size_t off,
+                      void *dst, size_t len, int nbi);
+    int (*fabric_amo)(void *owner, int pe, shmi_seg_id_t seg, size_t off,
+                      shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
+                      const void *compare, void *fetched, int nbi);
+    int (*fabric_put_signal)(void *owner, int pe, shmi_seg_id_t seg,
+                             size_t off, const void *src, size_t len,
+                             shmi_seg_id_t sig_seg, size_t sig_off,
+                             uint64_t signal, shmi_amo_op_t sig_op, int nbi);
+    int (*fabric_quiet)(void *owner, int pe);
+
+    /* A context of the transport's own, for a thread of its own (the
+     * device service), with an endpoint on every transport; NULL when none
+     * can be made. ctx_destroy completes and releases it. */
+    void *(*ctx_create)(void);
+    void (*ctx_destroy)(void *owner);
+
+    /* Drives every transport's progress (cheap when nothing is pending). */
+    void (*progress)(void);
+
+    /* Collective, at the same point on every PE: a block of the host heap
+     * (not cleared), at the same offset *off on every PE; NULL when the
+     * heap has no room. sym_free releases it (collective as well). */
+    void *(*sym_alloc)(size_t size, size_t align, size_t *off);
+    void (*sym_free)(void *p);
+} shmt_host_t;
 
 /*
  * What the core hands every transport at init() (owned by the core, valid
@@ -90,6 +143,12 @@ typedef struct shmt_job {
      * munmap. SHMI_ENOTSUP when pe did not share that segment, another
      * negative code (logged) when it cannot be mapped. */
     int (*map_peer)(int pe, shmi_seg_id_t seg, void **base, size_t *len);
+
+    /* For a transport that reaches device memory: the device back end of
+     * the device heap (seg[SHMI_SEG_DEVICE]), NULL without one; and the
+     * core's host path (above). */
+    const shmi_gpu_ops_t *gpu;
+    const shmt_host_t *host;
 } shmt_job_t;
 
 /* A transport's state for one context (libfabric: an endpoint + counters). */
@@ -116,6 +175,10 @@ typedef struct shmt_ep shmt_ep_t;
  *                      applied in issue order, data included, so fence and
  *                      put-with-signal need not wait for delivery.
  * SHMT_CAP_HMEM        it reaches device (GPU) memory registered with it.
+ * SHMT_CAP_EP_SHARED   several threads may call it on one endpoint at once
+ *                      (it serialises what needs serialising itself, as a
+ *                      transport calling the core's host path must), so the
+ *                      core takes no context lock around its calls.
  *
  * Remote completion at quiet() is not a bit: the contract above asks it of
  * every transport.
@@ -125,14 +188,32 @@ typedef struct shmt_ep shmt_ep_t;
 #define SHMT_CAP_ATOMICS_NIC (1u << 2)
 #define SHMT_CAP_ORDERED (1u << 3)
 #define SHMT_CAP_HMEM (1u << 4)
-#define SHMT_CAP_COUNT 5
+#define SHMT_CAP_EP_SHARED (1u << 5)
+#define SHMT_CAP_COUNT 6
+
+/* The kinds of transport (shmt_ops_t.kind). */
+#define SHMT_KIND_LOAD_STORE 1u /* maps the segments of this node's PEs */
+#define SHMT_KIND_NETWORK    2u /* reaches any PE's registered segments */
+#define SHMT_KIND_DEVICE     3u /* reaches device heaps (IPC, service) */
+
+/* The name of a kind, as shmem_info prints it. */
+static inline const char *shmt_kind_name(unsigned kind)
+{
+    switch (kind) {
+    case SHMT_KIND_LOAD_STORE: return "load-store";
+    case SHMT_KIND_NETWORK: return "network";
+    case SHMT_KIND_DEVICE: return "device";
+    default: return "?";
+    }
+}
 
 /* The name of capability bit `bit` (0 .. SHMT_CAP_COUNT - 1), as logs and
  * shmem_info print it. */
 static inline const char *shmt_cap_name(int bit)
 {
     static const char *const names[SHMT_CAP_COUNT] = {
-        "load-store", "atomics-cpu", "atomics-nic", "ordered", "hmem"};
+        "load-store", "atomics-cpu", "atomics-nic", "ordered", "hmem",
+        "ep-shared"};
 
     return bit >= 0 && bit < SHMT_CAP_COUNT ? names[bit] : "?";
 }
@@ -154,8 +235,11 @@ typedef struct shmt_ops {
     /* 1 when this transport can reach segment seg of pe. */
     int (*reachable)(int pe, shmi_seg_id_t seg);
 
-    /* Endpoint per context; options are the SHMEM_CTX_* bits. */
-    int (*ep_create)(long options, shmt_ep_t **ep);
+    /* Endpoint per context; options are the SHMEM_CTX_* bits. owner is
+     * the core's handle of the context it serves, for a transport that
+     * calls the core's host path on its behalf (shmt_host_t); others
+     * ignore it. */
+    int (*ep_create)(long options, void *owner, shmt_ep_t **ep);
     void (*ep_destroy)(shmt_ep_t *ep);
 
     /* RMA. nbi = 0: blocking as described above. */
@@ -209,13 +293,21 @@ typedef struct shmt_ops {
      * nothing (so its atomics count as NIC atomics). */
     unsigned (*caps)(void);
 
-    /* For a transport that declares SHMT_CAP_LOAD_STORE: where segment seg
-     * of pe is mapped in this process, from connect() to finalize(), or
-     * NULL where it is not (the core then routes that segment to a
-     * transport that carries operations). The core asks once per (PE,
-     * segment), at connect, and does the loads and stores itself. Others:
-     * shmt_stub_mapped_base. */
+    /* Where segment seg of pe is mapped in this process by this transport,
+     * from connect() to finalize(), or NULL. A load/store transport
+     * (SHMT_CAP_LOAD_STORE) maps host segments: the core asks once per
+     * (PE, segment), at connect, and does the loads and stores itself,
+     * routing what is not mapped elsewhere. The device transport maps
+     * peers' device heaps through the back end's IPC: device addresses,
+     * which only the back end's functions may touch (shmem_ptr returns
+     * them). Others: shmt_stub_mapped_base. */
     void *(*mapped_base)(int pe, shmi_seg_id_t seg);
+
+    /* What the transport is for, as data the core reads before init()
+     * (SHMT_KIND_*): the core starts a load/store transport on every job,
+     * the first network transport of the registry that starts where a PE
+     * is not mapped, and a device transport where a device heap exists. */
+    unsigned kind;
 } shmt_ops_t;
 
 /* The transport's capabilities, or 0 for a table too old to have caps. */
@@ -229,16 +321,16 @@ static inline unsigned shmt_caps(const shmt_ops_t *t)
 /* The transports built into this library. */
 extern const shmt_ops_t shmt_local_ops;
 extern const shmt_ops_t shmt_ofi_ops;
+extern const shmt_ops_t shmt_device_ops;
 
 /* transports/registry.c: every transport built in, in the order the core
  * prefers them, ending with NULL. */
 extern const shmt_ops_t *const shmt_registry[];
 
-/* The smallest `size` the core accepts: every member it reads, mapped_base
- * the last. */
+/* The smallest `size` the core accepts: every member it reads, kind the
+ * last. */
 #define SHMT_OPS_MIN_SIZE                                                      \
-    (offsetof(shmt_ops_t, mapped_base) +                                       \
-     sizeof(((shmt_ops_t *)0)->mapped_base))
+    (offsetof(shmt_ops_t, kind) + sizeof(((shmt_ops_t *)0)->kind))
 
 /* 0 when t's table covers SHMT_OPS_MIN_SIZE; otherwise SHMI_EINVAL with a
  * message naming the transport and both sizes written to why. */
@@ -246,7 +338,7 @@ int shmt_registry_check(const shmt_ops_t *t, char *why, size_t len);
 
 /* transports/transport_stubs.c: defaults for members a transport does not
  * provide. */
-int shmt_stub_ep_create(long options, shmt_ep_t **ep);
+int shmt_stub_ep_create(long options, void *owner, shmt_ep_t **ep);
 void shmt_stub_ep_destroy(shmt_ep_t *ep);
 int shmt_stub_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                   const void *src, size_t len, int nbi);

@@ -9,9 +9,9 @@
 #include "services/error.h"
 #include "transports/transport.h"
 
-int shmt_stub_ep_create(long options, shmt_ep_t **ep)
+int shmt_stub_ep_create(long options, void *owner, shmt_ep_t **ep)
 {
-    (void)options, (void)ep;
+    (void)options, (void)owner, (void)ep;
     return SHMI_ENOSYS;
 }
 

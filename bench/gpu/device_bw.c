@@ -9,10 +9,10 @@
  *   dev2dev    PE 0's device heap -> PE 1's device heap (D2D copy)
  *   dev2host   PE 0's device heap -> PE 1's host heap (D2H copy into the
  *              mapped heap; staged through bounce buffers with SHMEM_LOCAL=0)
- * The device columns call src/gpu/device_path.h directly, which is what
- * shmem_putmem runs on device memory. With the mock device every copy also
- * pays two mprotect calls per side: its numbers show the cost of the path's
- * logic and of that window, not of a GPU.
+ * Every column is shmem_putmem, which the device transport
+ * (transports/device) carries where either side is device memory. With the
+ * mock device every copy also pays two mprotect calls per side: its numbers
+ * show the cost of the path's logic and of that window, not of a GPU.
  */
 #include "config.h"
 
@@ -21,9 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/heap/device_heap.h"
-#include "core/segment.h"
-#include "gpu/device_path.h"
 #include "shmem.h"
 #include "shmemx.h"
 
@@ -40,26 +37,12 @@ enum { COL_HOST, COL_H2DEV, COL_DEV2DEV, COL_DEV2HOST, NCOL };
 /* One put of n bytes in the way column c measures. */
 static void put_once(int c, char *hsym, char *dsym, char *hsrc, size_t n)
 {
-    size_t hoff = (size_t)(hsym - shmi_state.seg[SHMI_SEG_HEAP].base);
-    size_t doff = (size_t)(dsym - shmi_state.seg[SHMI_SEG_DEVICE].base);
-    int ret = 0;
-
     switch (c) {
     case COL_HOST: shmem_putmem(hsym, hsrc, n, 1); break;
-    case COL_H2DEV:
-        ret = shmi_device_put("bench", SHMEM_CTX_DEFAULT, 1, SHMI_SEG_DEVICE,
-                              doff, hsrc, n, 0);
-        break;
-    case COL_DEV2DEV:
-        ret = shmi_device_put("bench", SHMEM_CTX_DEFAULT, 1, SHMI_SEG_DEVICE,
-                              doff, dsym, n, 0);
-        break;
-    default:
-        ret = shmi_device_put("bench", SHMEM_CTX_DEFAULT, 1, SHMI_SEG_HEAP,
-                              hoff, dsym, n, 0);
+    case COL_H2DEV: shmem_putmem(dsym, hsrc, n, 1); break;
+    case COL_DEV2DEV: shmem_putmem(dsym, dsym, n, 1); break;
+    default: shmem_putmem(hsym, dsym, n, 1);
     }
-    if (ret != 0)
-        shmi_device_fail("bench", 1, ret);
 }
 
 static double rate(int c, char *hsym, char *dsym, char *hsrc, size_t n)
@@ -82,10 +65,13 @@ static double rate(int c, char *hsym, char *dsym, char *hsrc, size_t n)
 int main(int argc, char **argv)
 {
     size_t max = argc > 1 ? strtoull(argv[1], NULL, 0) : (size_t)4 << 20;
+    const char *backend = getenv("SHMEM_DEVICE_BACKEND");
     char *hsym, *dsym, *hsrc;
 
     shmem_init();
-    if (shmem_n_pes() < 2 || !shmi_device_backend()) {
+    /* No device heap: shmemx_malloc_device gives NULL on every PE. */
+    dsym = shmem_n_pes() < 2 ? NULL : shmemx_malloc_device(max);
+    if (dsym == NULL) {
         if (shmem_my_pe() == 0)
             printf("needs 2 PEs and a device heap "
                    "(SHMEM_DEVICE_BACKEND=mock): skipped\n");
@@ -94,9 +80,8 @@ int main(int argc, char **argv)
         return 77;
     }
     hsym = shmem_malloc(max);
-    dsym = shmemx_malloc_device(max);
     hsrc = malloc(max);
-    if (!hsym || !dsym || !hsrc) {
+    if (!hsym || !hsrc) {
         fprintf(stderr, "device_bw: cannot allocate %zu bytes\n", max);
         shmem_global_exit(1);
     }
@@ -104,7 +89,7 @@ int main(int argc, char **argv)
     if (shmem_my_pe() == 0)
         printf("%10s %12s %12s %12s %12s   (MB/s, back end %s)\n", "bytes",
                "host", "h2dev", "dev2dev", "dev2host",
-               shmi_device_backend()->name);
+               backend ? backend : "auto");
     for (size_t n = 8; n <= max; n *= 4) {
         if (shmem_my_pe() == 0) {
             printf("%10zu", n);

@@ -21,7 +21,6 @@
 #include "config.h"
 
 #include "core/dataplane.h"
-#include "gpu/device_path.h"
 #include "services/cpu_ops.h"
 
 /* What each op needs: operand, compare and fetched pointers. */
@@ -99,14 +98,6 @@ shmi_amo_do(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
     seg = runtime ? shmi_dp_seg_runtime(routine, dest, shmi_dtype_size(dt), pe,
                                         &off)
                   : shmi_dp_seg(routine, dest, shmi_dtype_size(dt), pe, &off);
-    if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE)) {
-        int ret = shmi_device_amo(routine, ctx, pe, seg, off, op, dt, operand,
-                                  compare, fetched, nbi);
-
-        if (ret != 0)
-            shmi_device_fail(routine, pe, ret);
-        return;
-    }
     r = shmi_route_of(pe, seg);
     if (SHMI_LIKELY(r->cpu_amo)) {
         shmi_cpu_amo_apply(r->base + off, op, dt, operand, compare, fetched);

@@ -68,7 +68,7 @@ static int shmi_ctx_setup(struct shmem_impl_ctx *c, shmem_team_t team,
     for (int i = 0; i < shmi_state.n_carriers; i++) {
         const shmt_ops_t *t = shmi_state.carrier[i];
 
-        ret = t->ep_create(options, &c->ep[i]);
+        ret = t->ep_create(options, c, &c->ep[i]);
         if (ret) {
             SHMI_LOG(SHMI_LOG_DEBUG, "ctx", "no %s endpoint: %s", t->name,
                      shmi_strerror(ret));
@@ -137,6 +137,25 @@ int shmi_ctx_new(shmem_team_t team, long options, shmem_ctx_t *ctx)
     pthread_mutex_unlock(&shmi_ctx_list_lock);
     *ctx = &n->ctx;
     return 0;
+}
+
+shmem_ctx_t shmi_ctx_private_new(void)
+{
+    struct shmem_impl_ctx *c = calloc(1, sizeof(*c));
+
+    if (c && shmi_ctx_setup(c, SHMEM_TEAM_WORLD, SHMEM_CTX_PRIVATE) != 0) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
+void shmi_ctx_private_free(shmem_ctx_t ctx)
+{
+    if (ctx == NULL)
+        return;
+    shmi_ctx_teardown("shmem_finalize", ctx);
+    free(ctx);
 }
 
 int shmi_ctx_create(long options, shmem_ctx_t *ctx)

@@ -19,10 +19,10 @@
 
 #include "core/core_api.h"
 #include "core/ctx.h"
+#include "core/device_mem.h"
 #include "core/route.h"
 #include "core/segment.h"
 #include "core/state.h"
-#include "gpu/device_path.h"
 #include "services/error.h"
 
 /* shmi_X for the non-typed public routines (generated). */
@@ -257,12 +257,29 @@ void shmi_dp_route_put_signal(const char *routine, shmem_ctx_t ctx,
                               int sig_seg, size_t sig_off, uint64_t signal,
                               int sig_op, int nbi);
 
+/* The same calls returning the transport's code (0 or SHMI_E*), for the
+ * core's host path (host_path.c); r->ops must be set. */
+int shmi_dp_call_put(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
+                     size_t off, const void *src, size_t len, int nbi);
+int shmi_dp_call_get(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
+                     size_t off, void *dst, size_t len, int nbi);
+int shmi_dp_call_amo(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
+                     size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
+                     const void *operand, const void *compare, void *fetched,
+                     int nbi);
+int shmi_dp_call_put_signal(shmem_ctx_t ctx, const shmi_route_t *r, int pe,
+                            int seg, size_t off, const void *src, size_t len,
+                            int sig_seg, size_t sig_off, uint64_t signal,
+                            shmi_amo_op_t sig_op, int nbi);
+
 /*
- * The same through the fabric, whatever the route of (pe, seg) says: for
- * the device path (src/gpu), which stages device data through it and
- * applies NIC atomics to device heaps there.
+ * The route of the fabric, whatever the route of (pe, seg) says, and that
+ * of the device transport, which takes every call whose local buffer is
+ * device memory (a host segment's route may be load/store, which must not
+ * touch device memory); fatal, naming the routine, without one.
  */
 const shmi_route_t *shmi_dp_fabric_route(const char *routine, int pe, int seg);
+const shmi_route_t *shmi_dp_device_route(const char *routine, int pe, int seg);
 
 static inline void shmi_dp_fabric_put(const char *routine, shmem_ctx_t ctx,
                                       int pe, int seg, size_t off,

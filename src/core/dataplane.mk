@@ -29,9 +29,11 @@ libweft_internal_la_SOURCES += \
 	src/core/path.c \
 	src/core/range_check.c \
 	src/core/route.c \
-	src/core/route_call.c
+	src/core/route_call.c \
+	src/core/host_path.c
 noinst_HEADERS += \
 	src/core/ctx.h \
 	src/core/dataplane.h \
-	src/core/route.h
+	src/core/route.h \
+	src/core/host_path.h
 # -- end of the data plane block

@@ -21,9 +21,13 @@
 #ifndef SHMI_INIT_SEQ_H
 #define SHMI_INIT_SEQ_H
 
+#include "transports/transport.h"
+
 int shmi_paths_select(void);  /* src/core/path_select.c */
-/* 0 when SHMEM_TRANSPORT leaves the fabric out (set by shmi_paths_select). */
-extern int shmi_path_fabric_allowed;
+/* What SHMEM_TRANSPORT allows (set by shmi_paths_select): 1 when this job
+ * may use transport t; 1 when it may use a network transport. */
+int shmi_path_may_use(const shmt_ops_t *t);
+int shmi_path_network_allowed(void);
 /* src/core/path_select.c, called by src/core/path.c. */
 int shmi_paths_fabric_refused(int any_off);
 void shmi_paths_report_reach(int by_load_store);

@@ -17,20 +17,22 @@
 
 #include "boot/boot.h"
 #include "core/dataplane.h"
+#include "core/device_mem.h"
+#include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
+#include "core/host_path.h"
 #include "core/init_seq.h"
 #include "core/route.h"
 #include "core/segment.h"
 #include "core/team/team.h"
-#include "gpu/device_path.h"
-#include "gpu/device_proxy.h"
 #include "services/backoff.h"
 #include "services/env.h"
 
 int shmi_dp_cpu_atomics = 1;
 int shmi_dp_mixed = 0;
 
-static int shmi_path_local_up;
+/* The load/store transport in use, or NULL. */
+static const shmt_ops_t *shmi_path_local;
 
 static const char *const shmi_seg_names[SHMI_SEG_COUNT] = {"heap", "data",
                                                            "device"};
@@ -79,6 +81,8 @@ _Noreturn void shmi_dp_unreachable(const char *routine, int pe, int seg)
 _Noreturn void shmi_dp_transport_error(const char *routine,
                                        const shmt_ops_t *t, int pe, int ret)
 {
+    if (t && t->kind == SHMT_KIND_DEVICE)
+        shmi_device_fail(routine, pe, ret);
     SHMI_FATAL("%s: the %s transport failed (target PE %d): %s", routine,
                t ? t->name : "fabric", pe, shmi_strerror(ret));
 }
@@ -136,9 +140,9 @@ static int shmi_path_local_covers_all(void)
     const shmi_boot_info_t *b = &shmi_state.boot;
     shmi_shm_desc_t d;
 
-    /* The device heap needs no fabric on one node: src/gpu/device_path.c
+    /* The device heap needs no fabric on one node: the device transport
      * reaches the peers' device heaps through the back end's IPC. */
-    if (!shmi_path_local_up || b->n_nodes > 1 || !shmi_env.LOCAL)
+    if (!shmi_path_local || b->n_nodes > 1 || !shmi_env.LOCAL)
         return 0;
     if (shmi_state.seg[SHMI_SEG_DATA].size == 0)
         return 1;
@@ -179,18 +183,106 @@ static void shmi_path_job_fill(shmt_job_t *j)
     j->publish = shmi_boot_put;
     j->lookup = shmi_boot_get;
     j->map_peer = shmi_segments_map_peer;
+    j->gpu = shmi_device_backend();
+}
+
+/* Gives t an endpoint slot in every context (route.h); rt, when set, is
+ * the route that names t and its slot. */
+static int shmi_path_carry(const shmt_ops_t *t, shmi_route_t *rt)
+{
+    if (shmi_state.n_carriers == SHMI_CARRIERS_MAX) {
+        SHMI_LOG(SHMI_LOG_ERROR, "path",
+                 "more than %d transports carry operations in this job",
+                 SHMI_CARRIERS_MAX);
+        return SHMI_EINVAL;
+    }
+    if (rt) {
+        rt->ops = t;
+        rt->ep = (unsigned char)shmi_state.n_carriers;
+        rt->lock = !(shmt_caps(t) & SHMT_CAP_EP_SHARED);
+    }
+    shmi_state.carrier[shmi_state.n_carriers++] = t;
+    return 0;
+}
+
+/*
+ * Starts the first transport of kind k in the registry's order that this
+ * job may use and that runs here (init 0; SHMI_ENODEV passes to the next).
+ * *up is that transport, NULL when none runs; another error stops
+ * start-up.
+ */
+static int shmi_path_start_kind(unsigned k, const shmt_ops_t **up)
+{
+    *up = NULL;
+    for (int i = 0; shmt_registry[i]; i++) {
+        const shmt_ops_t *t = shmt_registry[i];
+        int ret;
+
+        if (t->kind != k || !shmi_path_may_use(t))
+            continue;
+        ret = t->init(&shmi_path_job);
+        if (ret == 0) {
+            *up = t;
+            return 0;
+        }
+        if (ret != SHMI_ENODEV) {
+            SHMI_LOG(SHMI_LOG_WARN, "path",
+                     "the %s transport did not start (%s)", t->name,
+                     shmi_strerror(ret));
+            return ret;
+        }
+        SHMI_LOG(SHMI_LOG_DEBUG, "path", "the %s transport does not run here",
+                 t->name);
+    }
+    return 0;
+}
+
+/* The network transports are not needed: each warns about its variables
+ * (SHMEM_OFI_PROVIDER=nonexistent was silently ignored here). */
+static void shmi_path_network_unused(void)
+{
+    for (int i = 0; shmt_registry[i]; i++)
+        if (shmt_registry[i]->kind == SHMT_KIND_NETWORK)
+            shmt_registry[i]->check_unused(&shmi_path_job);
+}
+
+/* The network transport, when something could stay unmapped: 0 with
+ * shmi_state.fabric set or left NULL (connect then checks what stays
+ * unreachable), or an error that stops start-up. */
+static int shmi_path_start_network(int any_off)
+{
+    const shmt_ops_t *f;
+    int ret;
+
+    /* SHMEM_AMO_ENGINE=fabric asks for the fabric even where load/store
+     * would reach everything: all atomics then go through it. */
+    if (shmi_n_pes_fast() == 1 ||
+        (!any_off && strcmp(shmi_env.AMO_ENGINE, "fabric") != 0 &&
+         shmi_path_local_covers_all())) {
+        shmi_path_network_unused();
+        return 0;
+    }
+    if (!shmi_path_network_allowed())
+        return shmi_paths_fabric_refused(any_off);
+    ret = shmi_path_start_kind(SHMT_KIND_NETWORK, &f);
+    if (ret != 0)
+        return ret == SHMI_ENODEV ? 0 : ret;
+    if (f == NULL)
+        return 0;
+    shmi_state.fabric = f;
+    return shmi_path_carry(f, &shmi_route_fabric);
 }
 
 int shmi_paths_init(void)
 {
+    const shmt_ops_t *dev;
     int any_off, ret;
 
     shmi_backoff_configure(shmi_state.boot.local_size);
     shmi_path_job_fill(&shmi_path_job);
-    ret = shmt_local_ops.init(&shmi_path_job);
-    if (ret && ret != SHMI_ENODEV)
+    ret = shmi_path_start_kind(SHMT_KIND_LOAD_STORE, &shmi_path_local);
+    if (ret)
         return ret;
-    shmi_path_local_up = ret == 0;
     if (shmi_path_local_off(shmi_my_pe_fast(), &any_off) < 0) {
         SHMI_LOG(SHMI_LOG_ERROR, "path",
                  "SHMEM_LOCAL_OFF_PES=\"%s\" is not a comma-separated list of "
@@ -198,30 +290,22 @@ int shmi_paths_init(void)
                  shmi_env.LOCAL_OFF_PES);
         return SHMI_EINVAL;
     }
-    /* SHMEM_AMO_ENGINE=fabric asks for the fabric even where load/store
-     * would reach everything: all atomics then go through it. */
-    if (shmi_n_pes_fast() == 1 ||
-        (!any_off && strcmp(shmi_env.AMO_ENGINE, "fabric") != 0 &&
-         shmi_path_local_covers_all())) {
-        /* SHMEM_OFI_PROVIDER=nonexistent was silently ignored here. */
-        shmt_ofi_ops.check_unused(&shmi_path_job);
-        return 0;
+    ret = shmi_path_start_network(any_off);
+    if (ret)
+        return ret;
+    /* The device transport rides on the host path (and its fabric). */
+    shmi_path_job.host = shmi_host_path(shmi_state.fabric != NULL);
+    ret = shmi_path_start_kind(SHMT_KIND_DEVICE, &dev);
+    if (ret == 0 && dev) {
+        shmi_state.device = dev;
+        ret = shmi_path_carry(dev, &shmi_route_device);
     }
-    if (!shmi_path_fabric_allowed)
-        return shmi_paths_fabric_refused(any_off);
-    ret = shmt_ofi_ops.init(&shmi_path_job);
-    if (ret == 0) {
-        shmi_state.fabric = &shmt_ofi_ops;
-        shmi_route_fabric.ops = &shmt_ofi_ops;
-        shmi_route_fabric.ep = (unsigned char)shmi_state.n_carriers;
-        shmi_state.carrier[shmi_state.n_carriers++] = &shmt_ofi_ops;
-        shmi_backoff_progress = shmi_progress;
-        return 0;
-    }
-    SHMI_LOG(SHMI_LOG_WARN, "path",
-             "the libfabric transport did not start (%s)", shmi_strerror(ret));
-    /* Without a fabric, connect checks what stays unreachable. */
-    return ret == SHMI_ENODEV ? 0 : ret;
+    /* Waiting loops drive progress only where a transport has some to
+     * drive (the stub says it has none). */
+    for (int i = 0; ret == 0 && i < shmi_state.n_carriers; i++)
+        if (shmi_state.carrier[i]->progress != shmt_stub_progress)
+            shmi_backoff_progress = shmi_progress;
+    return ret;
 }
 
 void shmi_paths_started(void)
@@ -282,8 +366,8 @@ int shmi_paths_connect(void)
 {
     int any, ret;
 
-    if (shmi_path_local_up) {
-        ret = shmt_local_ops.connect();
+    if (shmi_path_local) {
+        ret = shmi_path_local->connect();
         if (ret)
             return ret;
     }
@@ -291,10 +375,6 @@ int shmi_paths_connect(void)
         ret = shmi_state.fabric->connect();
         if (ret)
             return ret;
-        /* The device service lives while the fabric is connected: every
-         * PE starts it here, at the same point of start-up (its ring is a
-         * symmetric allocation). */
-        shmi_device_service_start();
     }
     ret = shmi_path_engine();
     if (ret)
@@ -302,25 +382,34 @@ int shmi_paths_connect(void)
     /* SHMEM_LOCAL_OFF_PES: a PE listed reaches every other PE through the
      * fabric while the others keep load/store, so that one job mixes both
      * paths on the same words (tests of atomic coherence). */
-    return shmi_routes_build(shmi_path_local_up ? &shmt_local_ops : NULL,
-                             shmi_path_local_off(shmi_my_pe_fast(), &any) ==
-                                 1);
+    ret = shmi_routes_build(shmi_path_local,
+                            shmi_path_local_off(shmi_my_pe_fast(), &any) == 1);
+    /* Last: the device transport reaches host memory over those routes
+     * (its service's ring is a symmetric block of the host heap: every PE
+     * allocates it here, at the same point). */
+    if (ret == 0 && shmi_state.device)
+        ret = shmi_state.device->connect();
+    return ret;
 }
 
 void shmi_paths_finalize(void)
 {
+    shmi_backoff_progress = NULL;
+    if (shmi_state.device) {
+        shmi_state.device->finalize();
+        shmi_state.device = NULL;
+    }
     shmi_routes_free();
     if (shmi_state.fabric) {
-        shmi_device_service_stop();
-        shmi_backoff_progress = NULL;
         shmi_state.fabric->finalize();
         shmi_state.fabric = NULL;
     }
     shmi_state.n_carriers = 0;
     shmi_route_fabric = (shmi_route_t){0};
-    if (shmi_path_local_up) {
-        shmt_local_ops.finalize();
-        shmi_path_local_up = 0;
+    shmi_route_device = (shmi_route_t){0};
+    if (shmi_path_local) {
+        shmi_path_local->finalize();
+        shmi_path_local = NULL;
     }
     shmi_dp_mixed = 0;
     shmi_dp_cpu_atomics = 1;

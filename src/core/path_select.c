@@ -15,7 +15,31 @@
 #include "services/error.h"
 #include "transports/transport.h"
 
-int shmi_path_fabric_allowed = 1;
+/* Bit i: registry entry i may be used (every one unless SHMEM_TRANSPORT
+ * says otherwise). */
+static unsigned long shmi_path_allowed = ~0UL;
+
+int shmi_path_may_use(const shmt_ops_t *t)
+{
+    for (int i = 0; shmt_registry[i]; i++)
+        if (shmt_registry[i] == t)
+            return (shmi_path_allowed >> i) & 1UL;
+    return 0;
+}
+
+/* 1 when the registry has an allowed transport of kind k. */
+static int shmi_path_kind_allowed(unsigned k)
+{
+    for (int i = 0; shmt_registry[i]; i++)
+        if (shmt_registry[i]->kind == k && ((shmi_path_allowed >> i) & 1UL))
+            return 1;
+    return 0;
+}
+
+int shmi_path_network_allowed(void)
+{
+    return shmi_path_kind_allowed(SHMT_KIND_NETWORK);
+}
 
 /* 1 when name (len bytes) names a registered transport, then *which is its
  * registry index. */
@@ -30,8 +54,7 @@ static int shmi_path_select_find(const char *name, size_t len, int *which)
     return 0;
 }
 
-/* The transports a comma list chooses: 1 local, 2 the fabric; -1 on a bad
- * word. */
+/* The registry entries a comma list chooses, as bits; -1 on a bad word. */
 static long shmi_path_select_parse(const char *s)
 {
     long chosen = 0;
@@ -47,7 +70,7 @@ static long shmi_path_select_parse(const char *s)
                      shmi_env.TRANSPORT, (int)len, s);
             return -1;
         }
-        chosen |= shmt_registry[which] == &shmt_local_ops ? 1L : 2L;
+        chosen |= 1L << which;
         s += len + (s[len] == ',');
     }
     return chosen;
@@ -71,24 +94,27 @@ static int shmi_paths_check_registry(void)
 int shmi_paths_select(void)
 {
     long chosen;
-    int want_local, want_ofi;
+    int want_local, want_net;
 
     if (shmi_paths_check_registry() < 0)
         return SHMI_EINVAL;
+    shmi_path_allowed = ~0UL;
     if (shmi_env.TRANSPORT[0] == '\0')
         return 0; /* every registered transport */
     chosen = shmi_path_select_parse(shmi_env.TRANSPORT);
     if (chosen < 0)
         return SHMI_EINVAL;
-    want_local = (chosen & 1L) != 0;
-    want_ofi = (chosen & 2L) != 0;
-    if (!want_local && !want_ofi) {
+    shmi_path_allowed = (unsigned long)chosen;
+    want_local = shmi_path_kind_allowed(SHMT_KIND_LOAD_STORE);
+    want_net = shmi_path_kind_allowed(SHMT_KIND_NETWORK);
+    if (!want_local && !want_net) {
         SHMI_LOG(SHMI_LOG_ERROR, "path",
-                 "SHMEM_TRANSPORT=\"%s\" names no transport",
+                 "SHMEM_TRANSPORT=\"%s\" names no transport of host memory "
+                 "(load/store or a network)",
                  shmi_env.TRANSPORT);
         return SHMI_EINVAL;
     }
-    if (want_local && !want_ofi && !shmi_env.LOCAL) {
+    if (want_local && !want_net && !shmi_env.LOCAL) {
         SHMI_LOG(SHMI_LOG_ERROR, "path",
                  "SHMEM_TRANSPORT=\"%s\" leaves only load/store, but "
                  "SHMEM_LOCAL=0 turns load/store off; drop one of the two",
@@ -97,7 +123,6 @@ int shmi_paths_select(void)
     }
     if (!want_local)
         shmi_env.LOCAL = 0; /* SHMEM_TRANSPORT=ofi is SHMEM_LOCAL=0 */
-    shmi_path_fabric_allowed = want_ofi;
     return 0;
 }
 

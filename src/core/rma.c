@@ -9,22 +9,7 @@
 #include "config.h"
 
 #include "core/dataplane.h"
-#include "gpu/device_path.h"
 #include "services/cpu_ops.h"
-
-/* Device memory on either side (src/gpu/device_path.h). */
-static void shmi_rma_device(const char *routine, shmem_ctx_t ctx, int is_put,
-                            int pe, int seg, size_t off, void *local,
-                            size_t nbytes, int nbi)
-{
-    int ret = is_put ? shmi_device_put(routine, ctx, pe, seg, off, local,
-                                       nbytes, nbi)
-                     : shmi_device_get(routine, ctx, pe, seg, off, local,
-                                       nbytes, nbi);
-
-    if (ret != 0)
-        shmi_device_fail(routine, pe, ret);
-}
 
 /*
  * Forced inline: GCC otherwise keeps shmi_rma_put/get out of line (two
@@ -44,13 +29,9 @@ shmi_rma_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
         return;
     shmi_dp_check_local(routine, src, nbytes, pe);
     seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
-    if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE ||
-                      shmi_device_touches(src, nbytes))) {
-        shmi_rma_device(routine, ctx, 1, pe, seg, off, (void *)src, nbytes,
-                        nbi);
-        return;
-    }
     r = shmi_route_of(pe, seg);
+    if (SHMI_UNLIKELY(shmi_device_touches(src, nbytes)))
+        r = shmi_dp_device_route(routine, pe, seg);
     if (SHMI_LIKELY(r->base != NULL)) {
         shmi_cpu_copy(r->base + off, src, nbytes, SHMI_CPU_TO_PEER);
         return;
@@ -74,12 +55,9 @@ shmi_rma_get_in(const char *routine, shmem_ctx_t ctx, void *dest,
     shmi_dp_check_local(routine, dest, nbytes, pe);
     seg = runtime ? shmi_dp_seg_runtime(routine, src, nbytes, pe, &off)
                   : shmi_dp_seg(routine, src, nbytes, pe, &off);
-    if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE ||
-                      shmi_device_touches(dest, nbytes))) {
-        shmi_rma_device(routine, ctx, 0, pe, seg, off, dest, nbytes, nbi);
-        return;
-    }
     r = shmi_route_of(pe, seg);
+    if (SHMI_UNLIKELY(shmi_device_touches(dest, nbytes)))
+        r = shmi_dp_device_route(routine, pe, seg);
     if (SHMI_LIKELY(r->base != NULL)) {
         shmi_cpu_copy(dest, r->base + off, nbytes, SHMI_CPU_FROM_PEER);
         return;
@@ -259,7 +237,7 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     const shmi_route_t *r;
     const char *lo;
     char *base;
-    int seg, dev;
+    int seg;
 
     pe = shmi_dp_target(routine, ctx, pe);
     if (s->nblocks == 0 || s->blk == 0)
@@ -270,19 +248,16 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     /* offset of sym itself inside its segment */
     off += (size_t)(sym - lo);
     r = shmi_route_of(pe, seg);
+    if (SHMI_UNLIKELY(shmi_device_touches(is_put ? src : dest, bytes)))
+        r = shmi_dp_device_route(routine, pe, seg);
     base = r->base ? r->base + off : NULL;
-    dev = seg == SHMI_SEG_DEVICE ||
-          shmi_device_touches(is_put ? src : dest, bytes);
 
     for (size_t b = 0; b < s->nblocks; b++) {
         ptrdiff_t d = (ptrdiff_t)b * s->dst * (ptrdiff_t)s->es;
         ptrdiff_t o = (ptrdiff_t)b * s->sst * (ptrdiff_t)s->es;
         ptrdiff_t at = is_put ? d : o; /* from sym, on the symmetric side */
 
-        if (SHMI_UNLIKELY(dev))
-            shmi_rma_device(routine, ctx, is_put, pe, seg, off + at,
-                            is_put ? (void *)(src + o) : dest + d, bytes, 0);
-        else if (base && is_put)
+        if (base && is_put)
             shmi_cpu_copy(base + d, src + o, bytes, SHMI_CPU_TO_PEER);
         else if (base)
             shmi_cpu_copy(dest + d, base + o, bytes,

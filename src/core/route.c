@@ -13,6 +13,7 @@
 #include "core/route.h"
 
 shmi_route_t shmi_route_fabric;
+shmi_route_t shmi_route_device;
 
 static const char *const shmi_route_seg_names[SHMI_SEG_COUNT] = {
     "heap", "data", "device"};
@@ -30,6 +31,7 @@ static void shmi_route_host(shmi_route_t *r, int pe, int s,
     if (f && f->reachable(pe, (shmi_seg_id_t)s)) {
         r->ops = f;
         r->ep = shmi_route_fabric.ep;
+        r->lock = shmi_route_fabric.lock;
     }
     r->cpu_amo = r->base != NULL && shmi_dp_cpu_atomics;
 }
@@ -92,11 +94,15 @@ int shmi_routes_build(const shmt_ops_t *local, int hide_peers)
         shmi_state.route[s] = calloc((size_t)n, sizeof(shmi_route_t));
         if (shmi_state.route[s] == NULL)
             return SHMI_ENOMEM;
-        if (shmi_state.seg[s].size == 0 || s == SHMI_SEG_DEVICE)
+        if (shmi_state.seg[s].size == 0)
             continue;
         for (int pe = 0; pe < n; pe++)
-            shmi_route_host(&shmi_state.route[s][pe], pe, s, local,
-                            hide_peers);
+            if (s == SHMI_SEG_DEVICE)
+                /* Never load/store: only the back end touches it. */
+                shmi_state.route[s][pe] = shmi_route_device;
+            else
+                shmi_route_host(&shmi_state.route[s][pe], pe, s, local,
+                                hide_peers);
     }
     return shmi_routes_survey();
 }

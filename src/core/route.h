@@ -13,7 +13,8 @@
  *   ops, ep  otherwise the transport that carries the operation, and the
  *            slot of its endpoint in a context (struct shmem_impl_ctx.ep);
  *            ops is NULL when nothing reaches the segment (a call there is
- *            an error that names the routine, shmi_dp_unreachable).
+ *            an error that names the routine, shmi_dp_unreachable);
+ *   lock     whether a call into ops takes the context's lock.
  *
  * A transport's keys and remote addresses stay in its own per-peer tables:
  * the core hands it (pe, segment, offset), never an address of another
@@ -33,6 +34,8 @@ typedef struct shmi_route {
     const shmt_ops_t *ops; /* the transport for the rest; NULL: none */
     unsigned char ep;      /* slot of ops' endpoint in a context */
     unsigned char cpu_amo; /* 1: atomics by CPU instructions on base */
+    unsigned char lock;    /* 1: calls into ops take the context's lock
+                              (it does not declare SHMT_CAP_EP_SHARED) */
 } shmi_route_t;
 
 /* The route to segment seg of pe. The table exists from shmi_paths_connect
@@ -48,6 +51,11 @@ static inline const shmi_route_t *shmi_route_of(int pe, int seg)
  * transport and endpoint slot while a fabric runs (path.c sets it when it
  * starts one), empty otherwise. */
 extern shmi_route_t shmi_route_fabric;
+
+/* The device transport's route, likewise (path.c sets it when a device
+ * transport starts): every (pe, SHMI_SEG_DEVICE), and any call whose local
+ * buffer is device memory. */
+extern shmi_route_t shmi_route_device;
 
 /* Builds the table (path.c calls it at connect, after every transport
  * connected and the atomics engine is chosen): local is the load/store

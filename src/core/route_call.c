@@ -18,46 +18,107 @@ static int shmi_dp_again(int ret)
     return 1;
 }
 
-/* The route's transport, or a fatal error naming the routine. */
-static inline const shmt_ops_t *shmi_dp_route_ops(const char *routine,
-                                                  const shmi_route_t *r,
-                                                  int pe, int seg)
+/*
+ * The calls themselves, returning the transport's code: under the context
+ * lock, retried while it is busy. The host path (host_path.c) hands these
+ * to the device transport, which reports its own errors.
+ */
+int shmi_dp_call_put(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
+                     size_t off, const void *src, size_t len, int nbi)
+{
+    int ret;
+
+    if (r->lock)
+        shmi_dp_lock(ctx);
+    do {
+        ret = r->ops->put(ctx->ep[r->ep], pe, seg, off, src, len, nbi);
+    } while (shmi_dp_again(ret));
+    if (r->lock)
+        shmi_dp_unlock(ctx);
+    return ret;
+}
+
+int shmi_dp_call_get(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
+                     size_t off, void *dst, size_t len, int nbi)
+{
+    int ret;
+
+    if (r->lock)
+        shmi_dp_lock(ctx);
+    do {
+        ret = r->ops->get(ctx->ep[r->ep], pe, seg, off, dst, len, nbi);
+    } while (shmi_dp_again(ret));
+    if (r->lock)
+        shmi_dp_unlock(ctx);
+    return ret;
+}
+
+int shmi_dp_call_amo(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
+                     size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
+                     const void *operand, const void *compare, void *fetched,
+                     int nbi)
+{
+    int ret;
+
+    if (r->lock)
+        shmi_dp_lock(ctx);
+    do {
+        ret = r->ops->amo(ctx->ep[r->ep], pe, seg, off, op, dt, operand,
+                          compare, fetched, nbi);
+    } while (shmi_dp_again(ret));
+    if (r->lock)
+        shmi_dp_unlock(ctx);
+    return ret;
+}
+
+int shmi_dp_call_put_signal(shmem_ctx_t ctx, const shmi_route_t *r, int pe,
+                            int seg, size_t off, const void *src, size_t len,
+                            int sig_seg, size_t sig_off, uint64_t signal,
+                            shmi_amo_op_t sig_op, int nbi)
+{
+    int ret;
+
+    if (r->lock)
+        shmi_dp_lock(ctx);
+    do {
+        ret = r->ops->put_signal(ctx->ep[r->ep], pe, seg, off, src, len,
+                                 sig_seg, sig_off, signal, sig_op, nbi);
+    } while (shmi_dp_again(ret));
+    if (r->lock)
+        shmi_dp_unlock(ctx);
+    return ret;
+}
+
+/* Fatal, naming the routine, when nothing reaches (pe, seg). */
+static inline void shmi_dp_route_ops(const char *routine, const shmi_route_t *r,
+                                     int pe, int seg)
 {
     if (SHMI_UNLIKELY(r->ops == NULL))
         shmi_dp_unreachable(routine, pe, seg);
-    return r->ops;
 }
 
 void shmi_dp_route_put(const char *routine, shmem_ctx_t ctx,
                        const shmi_route_t *r, int pe, int seg, size_t off,
                        const void *src, size_t len, int nbi)
 {
-    const shmt_ops_t *t = shmi_dp_route_ops(routine, r, pe, seg);
     int ret;
 
-    shmi_dp_lock(ctx);
-    do {
-        ret = t->put(ctx->ep[r->ep], pe, seg, off, src, len, nbi);
-    } while (shmi_dp_again(ret));
-    shmi_dp_unlock(ctx);
+    shmi_dp_route_ops(routine, r, pe, seg);
+    ret = shmi_dp_call_put(ctx, r, pe, seg, off, src, len, nbi);
     if (ret)
-        shmi_dp_transport_error(routine, t, pe, ret);
+        shmi_dp_transport_error(routine, r->ops, pe, ret);
 }
 
 void shmi_dp_route_get(const char *routine, shmem_ctx_t ctx,
                        const shmi_route_t *r, int pe, int seg, size_t off,
                        void *dst, size_t len, int nbi)
 {
-    const shmt_ops_t *t = shmi_dp_route_ops(routine, r, pe, seg);
     int ret;
 
-    shmi_dp_lock(ctx);
-    do {
-        ret = t->get(ctx->ep[r->ep], pe, seg, off, dst, len, nbi);
-    } while (shmi_dp_again(ret));
-    shmi_dp_unlock(ctx);
+    shmi_dp_route_ops(routine, r, pe, seg);
+    ret = shmi_dp_call_get(ctx, r, pe, seg, off, dst, len, nbi);
     if (ret)
-        shmi_dp_transport_error(routine, t, pe, ret);
+        shmi_dp_transport_error(routine, r->ops, pe, ret);
 }
 
 void shmi_dp_route_amo(const char *routine, shmem_ctx_t ctx,
@@ -65,17 +126,13 @@ void shmi_dp_route_amo(const char *routine, shmem_ctx_t ctx,
                        shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
                        const void *compare, void *fetched, int nbi)
 {
-    const shmt_ops_t *t = shmi_dp_route_ops(routine, r, pe, seg);
     int ret;
 
-    shmi_dp_lock(ctx);
-    do {
-        ret = t->amo(ctx->ep[r->ep], pe, seg, off, op, dt, operand, compare,
-                     fetched, nbi);
-    } while (shmi_dp_again(ret));
-    shmi_dp_unlock(ctx);
+    shmi_dp_route_ops(routine, r, pe, seg);
+    ret = shmi_dp_call_amo(ctx, r, pe, seg, off, op, dt, operand, compare,
+                           fetched, nbi);
     if (ret)
-        shmi_dp_transport_error(routine, t, pe, ret);
+        shmi_dp_transport_error(routine, r->ops, pe, ret);
 }
 
 void shmi_dp_route_put_signal(const char *routine, shmem_ctx_t ctx,
@@ -84,18 +141,21 @@ void shmi_dp_route_put_signal(const char *routine, shmem_ctx_t ctx,
                               int sig_seg, size_t sig_off, uint64_t signal,
                               int sig_op, int nbi)
 {
-    const shmt_ops_t *t = shmi_dp_route_ops(routine, r, pe, seg);
     shmi_amo_op_t op = sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET;
     int ret;
 
-    shmi_dp_lock(ctx);
-    do {
-        ret = t->put_signal(ctx->ep[r->ep], pe, seg, off, src, len, sig_seg,
-                            sig_off, signal, op, nbi);
-    } while (shmi_dp_again(ret));
-    shmi_dp_unlock(ctx);
+    shmi_dp_route_ops(routine, r, pe, seg);
+    ret = shmi_dp_call_put_signal(ctx, r, pe, seg, off, src, len, sig_seg,
+                                  sig_off, signal, op, nbi);
     if (ret)
-        shmi_dp_transport_error(routine, t, pe, ret);
+        shmi_dp_transport_error(routine, r->ops, pe, ret);
+}
+
+const shmi_route_t *shmi_dp_device_route(const char *routine, int pe, int seg)
+{
+    if (SHMI_UNLIKELY(shmi_route_device.ops == NULL))
+        shmi_dp_unreachable(routine, pe, seg);
+    return &shmi_route_device;
 }
 
 const shmi_route_t *shmi_dp_fabric_route(const char *routine, int pe, int seg)

@@ -12,7 +12,7 @@
 #include "config.h"
 
 #include "core/dataplane.h"
-#include "gpu/device_path.h"
+#include "core/device_mem.h"
 #include "services/cpu_ops.h"
 
 /* What a caller of put_signal must get right; fatal with the routine name. */
@@ -67,19 +67,6 @@ static void shmi_put_signal_slow(const char *routine, shmem_ctx_t ctx,
     shmi_signal_send(routine, ctx, pe, sseg, soff, sr, signal, sig_op);
 }
 
-/* Data or signal in device memory (src/gpu/device_path.h). */
-static void shmi_put_signal_device(const char *routine, shmem_ctx_t ctx,
-                                   const void *src, size_t nbytes, int seg,
-                                   size_t off, int sseg, size_t soff,
-                                   uint64_t signal, int sig_op, int pe, int nbi)
-{
-    int ret = shmi_device_put_signal(routine, ctx, pe, seg, off, src, nbytes,
-                                     sseg, soff, signal, sig_op, nbi);
-
-    if (ret != 0)
-        shmi_device_fail(routine, pe, ret);
-}
-
 /* runtime: 1 for the runtime's own state (shmi_put_signal_runtime), which
  * lies outside the user area; constant in every caller. */
 static inline __attribute__((always_inline)) void
@@ -114,10 +101,14 @@ shmi_put_signal_do(const char *routine, shmem_ctx_t ctx, void *dest,
             return;
         }
     }
+    /* Device memory anywhere: the device transport orders data and signal
+     * itself, whichever paths they take. */
     if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE || sseg == SHMI_SEG_DEVICE ||
                       shmi_device_touches(src, nbytes))) {
-        shmi_put_signal_device(routine, ctx, src, nbytes, seg, off, sseg, soff,
-                               signal, sig_op, pe, nbi);
+        shmi_dp_route_put_signal(routine, ctx,
+                                 shmi_dp_device_route(routine, pe, seg), pe,
+                                 seg, off, src, nbytes, sseg, soff, signal,
+                                 sig_op, nbi);
         return;
     }
     shmi_put_signal_slow(routine, ctx, src, nbytes, seg, off, dr, sseg, soff,

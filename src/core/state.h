@@ -65,6 +65,9 @@ typedef struct shmi_state {
     /* The fabric transport for PEs/segments not mapped here; NULL when no
      * fabric is needed (single-node job with everything mapped). */
     const shmt_ops_t *fabric;
+
+    /* The device transport, where this PE has a device heap; else NULL. */
+    const shmt_ops_t *device;
 } shmi_state_t;
 
 extern shmi_state_t shmi_state;

@@ -20,28 +20,33 @@
 
 #include "core/coll/watch.h"
 #include "core/dataplane.h"
+#include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/init.h"
-#include "gpu/device_path.h"
 #include "services/backoff.h"
 #include "services/env.h"
 
-/* In THREAD_MULTIPLE, progress is serialised here: the transport's progress
+/* In THREAD_MULTIPLE, progress is serialised here: a transport's progress
  * is not per endpoint, and a thread that finds it taken has nothing to do. */
 static pthread_mutex_t shmi_progress_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Every transport that carries operations, in slot order. */
+static void shmi_progress_all(void)
+{
+    for (int i = 0; i < shmi_state.n_carriers; i++)
+        shmi_state.carrier[i]->progress();
+}
+
 void shmi_progress(void)
 {
-    const shmt_ops_t *f = shmi_state.fabric;
-
-    if (f == NULL)
+    if (shmi_state.n_carriers == 0)
         return;
     if (shmi_state.thread_level != SHMEM_THREAD_MULTIPLE) {
-        f->progress();
+        shmi_progress_all();
         return;
     }
     if (pthread_mutex_trylock(&shmi_progress_lock) == 0) {
-        f->progress();
+        shmi_progress_all();
         pthread_mutex_unlock(&shmi_progress_lock);
     }
 }

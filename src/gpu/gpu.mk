@@ -2,24 +2,22 @@
 # their headers, each in its own convenience library so that their include
 # flags stay out of the rest of the tree; the runtimes are dlopen'ed.
 libweft_internal_la_SOURCES += src/gpu/gpu.c src/gpu/gpu_mock.c \
-	src/gpu/device_path.c src/gpu/device_proxy.c \
-	src/core/heap/device_heap.c
-noinst_HEADERS += src/gpu/gpu.h src/gpu/device_path.h src/gpu/device_proxy.h \
-	src/gpu/gpu_mock.h \
-	src/core/heap/device_heap.h
+	src/core/heap/device_heap.c src/core/device_mem.c
+noinst_HEADERS += src/gpu/gpu.h src/gpu/gpu_mock.h \
+	src/core/heap/device_heap.h src/core/device_mem.h
 libweft_internal_la_LIBADD += -ldl
 
 if HAVE_CUDA
 noinst_LTLIBRARIES += libweft_cuda.la
 libweft_cuda_la_SOURCES = src/gpu/gpu_cuda.c
-libweft_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(CUDA_CFLAGS)
+libweft_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CFLAGS)
 libweft_internal_la_LIBADD += libweft_cuda.la
 endif
 
 if HAVE_HIP
 noinst_LTLIBRARIES += libweft_hip.la
 libweft_hip_la_SOURCES = src/gpu/gpu_hip.c
-libweft_hip_la_CPPFLAGS = $(AM_CPPFLAGS) $(OFI_CFLAGS) $(HIP_CFLAGS)
+libweft_hip_la_CPPFLAGS = $(AM_CPPFLAGS) $(HIP_CFLAGS)
 libweft_internal_la_LIBADD += libweft_hip.la
 endif
 

@@ -17,5 +17,6 @@ noinst_HEADERS += \
 	src/services/amo_op.h \
 	src/services/cpu_ops.h \
 	src/services/mem_kind.h \
+	src/services/gpu_ops.h \
 	src/services/pid_gone.h \
 	src/services/shm_region_name.h

@@ -16,9 +16,9 @@
 
 #include "core/heap/device_heap.h"
 #include "core/state.h"
-#include "gpu/device_proxy.h"
 #include "shmem.h"
 #include "shmemx.h"
+#include "tests/gpu/device_transport.h"
 
 #include "gpu_test.h"
 
@@ -192,9 +192,9 @@ static void check_route(void)
     const char *fab = getenv("GT_EXPECT_FABRIC");
 
     if (svc)
-        CHECK_MSG(shmi_device_svc_up() == atoi(svc),
+        CHECK_MSG(shmt_dev_svc_up() == atoi(svc),
                   "device service %s, expected %s",
-                  shmi_device_svc_up() ? "running" : "not running", svc);
+                  shmt_dev_svc_up() ? "running" : "not running", svc);
     if (fab)
         CHECK_MSG((shmi_state.fabric != NULL) == atoi(fab),
                   "libfabric %s, expected %s",
@@ -221,8 +221,8 @@ int main(void)
     test_cswap(&w[1], (int32_t *)&w[2]);
     test_swap(&w[3]);
     test_inc(&w[4], (int *)&w[5]);
-    if (shmi_device_svc_up() && npes > 1)
-        CHECK_MSG(shmi_device_svc_served() > 0,
+    if (shmt_dev_svc_up() && npes > 1)
+        CHECK_MSG(shmt_dev_svc_served() > 0,
                   "the device service served no request");
     shmem_barrier_all();
     shmem_free(w);

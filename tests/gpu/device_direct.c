@@ -1,5 +1,5 @@
 /*
- * The device heap and the device data path (src/gpu/device_path.h), called
+ * The device heap and the device data path (transports/device/device.h), called
  * directly: allocation (shmemx_malloc_device, shmem_free, shmem_realloc,
  * shmem_ptr), then put, get, atomics and put-with-signal between device
  * heaps and between device and host memory, with transfers large enough to
@@ -16,20 +16,20 @@
  */
 #include "config.h"
 
+#include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/segment.h"
 #include "core/state.h"
-#include "gpu/device_path.h"
-#include "gpu/device_proxy.h"
 #include "shmem.h"
 #include "shmemx.h"
+#include "tests/gpu/device_transport.h"
 
 #include "gpu_test.h"
 
 #define R "device_direct"
 
 /* Large: several staging chunks and a ragged tail. */
-#define BIG (3 * SHMI_DEVICE_STAGE_CHUNK + 4099)
+#define BIG (3 * SHMT_DEV_STAGE_CHUNK + 4099)
 /* Larger: many service chunks (more than its replies in flight). */
 #define HUGE ((size_t)6 * 1024 * 1024 + 12345)
 
@@ -170,11 +170,11 @@ static void test_rma(size_t n, int round)
     dev_write(dsrc, h, n);
     shmem_barrier_all();
     /* device -> device heap of the right neighbour */
-    ret = shmi_device_put(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), dsrc,
+    ret = gt_dev_put(ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), dsrc,
                           n, 0);
     CHECK_MSG(ret == 0, "D2D put: %d", ret);
     /* device -> host heap of the right neighbour (staged without LOCAL) */
-    ret = shmi_device_put(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), dsrc, n,
+    ret = gt_dev_put(ctx, right, SHMI_SEG_HEAP, host_off(hsym), dsrc, n,
                           1);
     CHECK_MSG(ret == 0, "device-to-host put: %d", ret);
     shmem_quiet();
@@ -186,10 +186,10 @@ static void test_rma(size_t n, int round)
     /* get: device heap of right -> host; host heap of right -> device */
     memset(o, 0, n);
     ret =
-        shmi_device_get(R, ctx, right, SHMI_SEG_DEVICE, dev_off(dsrc), o, n, 0);
+        gt_dev_get(ctx, right, SHMI_SEG_DEVICE, dev_off(dsrc), o, n, 0);
     CHECK_MSG(ret == 0 && (d = gt_diff(o, n, right, round)) == n,
               "get from a device heap into host memory (%d)", ret);
-    ret = shmi_device_get(R, ctx, right, SHMI_SEG_HEAP, host_off(hsym), ddst, n,
+    ret = gt_dev_get(ctx, right, SHMI_SEG_HEAP, host_off(hsym), ddst, n,
                           0);
     dev_read(o, ddst, n);
     CHECK_MSG(ret == 0 && (d = gt_diff(o, n, me, round)) == n,
@@ -198,7 +198,7 @@ static void test_rma(size_t n, int round)
     /* host private buffer -> device heap of the right neighbour */
     gt_fill(h, n, me, round + 1);
     ret =
-        shmi_device_put(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), h, n, 0);
+        gt_dev_put(ctx, right, SHMI_SEG_DEVICE, dev_off(ddst), h, n, 0);
     shmem_barrier_all();
     dev_read(o, ddst, n);
     CHECK_MSG(ret == 0 && (d = gt_diff(o, n, left, round + 1)) == n,
@@ -223,7 +223,7 @@ static void test_amo(void)
     shmem_barrier_all();
     for (int k = 0; k < K; k++)
         for (int pe = 0; pe < npes; pe++)
-            CHECK_MSG(shmi_device_amo(R, ctx, pe, SHMI_SEG_DEVICE, off,
+            CHECK_MSG(gt_dev_amo(ctx, pe, SHMI_SEG_DEVICE, off,
                                       SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &one,
                                       NULL, &old, 0) == 0,
                       "fetch-add");
@@ -235,7 +235,7 @@ static void test_amo(void)
     /* compare-and-swap: exactly one PE wins on PE 0's word */
     cmp = (uint64_t)K * npes;
     nw = 1000 + (uint64_t)me;
-    CHECK_MSG(shmi_device_amo(R, ctx, 0, SHMI_SEG_DEVICE, off, SHMI_AMO_CSWAP,
+    CHECK_MSG(gt_dev_amo(ctx, 0, SHMI_SEG_DEVICE, off, SHMI_AMO_CSWAP,
                               SHMI_DT_UINT64, &nw, &cmp, &old, 0) == 0,
               "cswap");
     shmem_barrier_all();
@@ -245,10 +245,10 @@ static void test_amo(void)
                   (unsigned long long)v);
     }
     /* a 32-bit word next to it: swap then fetch */
-    CHECK_MSG(shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
+    CHECK_MSG(gt_dev_amo(ctx, right, SHMI_SEG_DEVICE, off + 8,
                               SHMI_AMO_SET, SHMI_DT_INT32, &i4, NULL, NULL,
                               0) == 0 &&
-                  shmi_device_amo(R, ctx, right, SHMI_SEG_DEVICE, off + 8,
+                  gt_dev_amo(ctx, right, SHMI_SEG_DEVICE, off + 8,
                                   SHMI_AMO_FETCH, SHMI_DT_INT32, NULL, NULL,
                                   &f4, 0) == 0 &&
                   f4 == 5,
@@ -273,7 +273,7 @@ static void test_signal(size_t n)
     gt_fill(h, n, me, 7);
     dev_write(dsrc, h, n);
     shmem_barrier_all();
-    ret = shmi_device_put_signal(R, ctx, right, SHMI_SEG_DEVICE, dev_off(ddst),
+    ret = gt_dev_put_signal(ctx, right, SHMI_SEG_DEVICE, dev_off(ddst),
                                  dsrc, n, SHMI_SEG_DEVICE, dev_off(dsig), 3,
                                  SHMEM_SIGNAL_ADD, 0);
     CHECK_MSG(ret == 0, "put_signal to device: %d", ret);
@@ -282,7 +282,7 @@ static void test_signal(size_t n)
     dev_read(o, ddst, n);
     CHECK_MSG(gt_diff(o, n, left, 7) == n, "data before the device signal");
     CHECK_MSG(shmi_device_signal_fetch(R, dsig) == 3, "signal fetch");
-    ret = shmi_device_put_signal(R, ctx, right, SHMI_SEG_HEAP, host_off(hdst),
+    ret = gt_dev_put_signal(ctx, right, SHMI_SEG_HEAP, host_off(hdst),
                                  dsrc, n, SHMI_SEG_HEAP, host_off(hsig), 9,
                                  SHMEM_SIGNAL_SET, 1);
     CHECK_MSG(ret == 0, "put_signal to host: %d", ret);
@@ -312,19 +312,19 @@ static void test_route(void)
         /* Without a fabric, a back end with device atomics starts no
          * service thread. */
         CHECK_MSG(!reach && shmi_device_peer_ptr(right, 0) != NULL &&
-                      (f || !shmi_device_svc_up()),
+                      (f || !shmt_dev_svc_up()),
                   "route ipc: fabric %d, mapping %p, service %d", reach,
-                  shmi_device_peer_ptr(right, 0), shmi_device_svc_up());
+                  shmi_device_peer_ptr(right, 0), shmt_dev_svc_up());
     else if (strcmp(want, "fabric") == 0)
-        CHECK_MSG(reach && !shmi_device_svc_all(),
+        CHECK_MSG(reach && !shmt_dev_svc_all(),
                   "route fabric: the fabric reaches PE %d's device heap",
                   right);
     else if (strcmp(want, "service") == 0)
-        CHECK_MSG(!reach && shmi_device_svc_up() && !shmi_device_svc_all(),
+        CHECK_MSG(!reach && shmt_dev_svc_up() && !shmt_dev_svc_all(),
                   "route service: fabric %d, service %d", reach,
-                  shmi_device_svc_up());
+                  shmt_dev_svc_up());
     else if (strcmp(want, "all") == 0)
-        CHECK_MSG(shmi_device_svc_all() && shmi_device_svc_rmw(),
+        CHECK_MSG(shmt_dev_svc_all() && shmt_dev_svc_rmw(),
                   "route all: service for everything, rmw atomics");
     else
         CHECK_MSG(0, "GT_DEVICE_ROUTE=%s is not ipc, fabric, service or all",
@@ -335,7 +335,7 @@ static void test_route(void)
 static void test_served(void)
 {
     const char *want = getenv("GT_DEVICE_ROUTE");
-    uint64_t n = shmi_device_svc_served();
+    uint64_t n = shmt_dev_svc_served();
 
     shmem_barrier_all();
     if (!want || npes < 2)
@@ -361,10 +361,10 @@ static void test_amo_storm(void)
         for (int i = 0; i < npes; i++) {
             int pe = (me + i) % npes;
 
-            CHECK_MSG(shmi_device_amo(R, SHMEM_CTX_DEFAULT, pe, SHMI_SEG_DEVICE,
+            CHECK_MSG(gt_dev_amo(SHMEM_CTX_DEFAULT, pe, SHMI_SEG_DEVICE,
                                       off, SHMI_AMO_ADD, SHMI_DT_UINT64, &inc,
                                       NULL, NULL, 0) == 0 &&
-                          shmi_device_amo(R, SHMEM_CTX_DEFAULT, pe,
+                          gt_dev_amo(SHMEM_CTX_DEFAULT, pe,
                                           SHMI_SEG_DEVICE, off + 8,
                                           SHMI_AMO_FETCH_INC, SHMI_DT_UINT64,
                                           NULL, NULL, &old, 0) == 0,

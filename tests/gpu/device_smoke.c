@@ -7,11 +7,12 @@
  */
 #include "config.h"
 
+#include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/segment.h"
-#include "gpu/device_path.h"
 #include "shmem.h"
 #include "shmemx.h"
+#include "tests/gpu/device_transport.h"
 
 #include "gpu_test.h"
 
@@ -45,7 +46,7 @@ int main(void)
     gt_fill(h, N, me, 0);
     CHECK_MSG(g->copy(d, h, N, SHMI_GPU_H2D) == 0, "H2D");
     shmem_barrier_all();
-    CHECK_MSG(shmi_device_put("device_smoke", SHMEM_CTX_DEFAULT, right,
+    CHECK_MSG(gt_dev_put(SHMEM_CTX_DEFAULT, right,
                               SHMI_SEG_DEVICE, off + N, d, N, 0) == 0,
               "device put");
     shmem_barrier_all();

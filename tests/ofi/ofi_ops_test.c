@@ -416,7 +416,7 @@ static void test_fence_ctx(void)
              "fence");
     T_OK(t_ops->quiet(t_ep, -1));
     t_barrier();
-    T_OK(t_ops->ep_create(0, &ep2));
+    T_OK(t_ops->ep_create(0, NULL, &ep2));
     T_CHECK(ep2 != t_ep, "a second context got the same endpoint");
     t_fill(src, 65536, t_me, 51);
     T_OK(t_ops->put(ep2, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL, src, 65536, 1));
@@ -498,7 +498,7 @@ static void test_threads(void)
     uint64_t total;
 
     for (int i = 0; i < T_THREADS; i++)
-        T_OK(t_ops->ep_create(0, &eps[i]));
+        T_OK(t_ops->ep_create(0, NULL, &eps[i]));
     t_barrier();
     for (int i = 0; i < T_THREADS; i++)
         T_CHECK(pthread_create(&th[i], NULL, thread_body, eps[i]) == 0,

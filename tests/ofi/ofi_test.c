@@ -146,7 +146,7 @@ int t_setup(int shared)
     T_CHECK(shmi_boot_fence() == 0, "shmi_boot_fence");
     ret = t_ops->connect();
     T_CHECK(ret == 0, "connect: %s", shmi_strerror(ret));
-    ret = t_ops->ep_create(0, &t_ep);
+    ret = t_ops->ep_create(0, NULL, &t_ep);
     T_CHECK(ret == 0, "ep_create: %s", shmi_strerror(ret));
     for (int pe = 0; pe < t_npes; pe++)
         T_CHECK(t_ops->reachable(pe, SHMI_SEG_HEAP) &&

@@ -54,10 +54,12 @@ fi
 # as NIC, SHMEM_OFI_ATOMICS overrides both.
 usable() { sed -n '/Usable by Weft/,/All providers/p' | grep -E '^  [a-z]' | grep -v '^  provider '; }
 out=$("$info" 2>&1)
-grep -Eq '^  local +load-store, atomics-cpu$' <<<"$out" ||
-    fail "no local transport line declaring load-store, atomics-cpu"
-grep -Eq '^  ofi +set by the provider chosen at start-up' <<<"$out" ||
-    fail "no ofi transport line"
+grep -Eq '^  local +load-store +load-store, atomics-cpu$' <<<"$out" ||
+    fail "no local transport line of kind load-store declaring load-store, atomics-cpu"
+grep -Eq '^  ofi +network +set by the provider chosen at start-up' <<<"$out" ||
+    fail "no ofi transport line of kind network"
+grep -Eq '^  device +device +hmem, ep-shared$' <<<"$out" ||
+    fail "no device transport line of kind device declaring hmem, ep-shared"
 rows=$(usable <<<"$out")
 grep -Eq '^  (shm|tcp;ofi_rxm|sockets) .* cpu +[A-Za-z_|]+$' <<<"$rows" ||
     fail "no software provider shown with CPU atomics: $rows"

@@ -26,13 +26,27 @@ static void test_entries(void)
         CHECK_MSG(t->init && t->connect && t->finalize && t->reachable &&
                       t->ep_create && t->ep_destroy && t->put && t->get &&
                       t->amo && t->put_signal && t->fence && t->quiet &&
-                      t->progress && t->check_unused && t->started && t->caps,
+                      t->progress && t->check_unused && t->started && t->caps &&
+                      t->mapped_base,
                   "%s has a NULL member", t->name);
+        CHECK_MSG(t->kind == SHMT_KIND_LOAD_STORE ||
+                      t->kind == SHMT_KIND_NETWORK ||
+                      t->kind == SHMT_KIND_DEVICE,
+                  "%s declares kind %u", t->name, t->kind);
+        /* One that maps peers for load/store is of that kind. */
+        CHECK_MSG(!(shmt_caps(t) & SHMT_CAP_LOAD_STORE) ||
+                      t->kind == SHMT_KIND_LOAD_STORE,
+                  "%s declares load-store but is not of that kind", t->name);
     }
-    /* The order is the core's preference: load/store before the fabric. */
-    CHECK_MSG(n == 2, "%d entries", n);
-    CHECK(shmt_registry[0] == &shmt_local_ops);
-    CHECK(shmt_registry[1] == &shmt_ofi_ops);
+    /* The core reads kinds, not positions; within a kind the order is its
+     * preference. */
+    CHECK_MSG(n == 3, "%d entries", n);
+    CHECK(shmt_registry[0] == &shmt_local_ops &&
+          shmt_local_ops.kind == SHMT_KIND_LOAD_STORE);
+    CHECK(shmt_registry[1] == &shmt_ofi_ops &&
+          shmt_ofi_ops.kind == SHMT_KIND_NETWORK);
+    CHECK(shmt_registry[2] == &shmt_device_ops &&
+          shmt_device_ops.kind == SHMT_KIND_DEVICE);
 }
 
 static void test_too_small(void)
@@ -65,7 +79,7 @@ static void test_stubs(void)
     {
         shmt_ep_t *ep = NULL;
 
-        CHECK(shmt_stub_ep_create(0, &ep) == SHMI_ENOSYS && ep == NULL);
+        CHECK(shmt_stub_ep_create(0, NULL, &ep) == SHMI_ENOSYS && ep == NULL);
         shmt_stub_ep_destroy(ep);
     }
     CHECK(shmt_stub_mapped_base(0, SHMI_SEG_HEAP) == NULL);

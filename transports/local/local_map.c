@@ -141,4 +141,5 @@ const shmt_ops_t shmt_local_ops = {
     .started = shmt_stub_started,
     .caps = shmt_local_caps,
     .mapped_base = shmt_local_mapped_base,
+    .kind = SHMT_KIND_LOAD_STORE,
 };

@@ -14,6 +14,7 @@ libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_hmem.c \
 	transports/ofi/ofi_ops.c
 noinst_HEADERS += transports/ofi/ofi_internal.h transports/ofi/ofi_caps.h
+EXTRA_DIST += transports/ofi/configure.m4
 
 # Tests of tests/ofi/ofi.cases: the transport driven directly (no shmem_init).
 check_PROGRAMS += tests/ofi/ofi_ops_test

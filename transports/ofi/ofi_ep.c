@@ -133,12 +133,13 @@ void shmt_ofi_ep_close(shmt_ep_t *e)
     free(e);
 }
 
-int shmt_ofi_ep_create(long options, shmt_ep_t **ep)
+int shmt_ofi_ep_create(long options, void *owner, shmt_ep_t **ep)
 {
     shmt_ep_t *e;
     int ret;
 
     (void)options; /* every context gets the same kind of endpoint */
+    (void)owner;
     if (shmt_ofi.target && !shmt_ofi.target->in_use) {
         shmt_ofi.target->in_use = 1;
         *ep = shmt_ofi.target;

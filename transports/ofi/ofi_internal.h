@@ -30,7 +30,7 @@
  * use their endpoints concurrently while any thread may run progress() on
  * the target endpoint, which FI_THREAD_DOMAIN forbids. shmem_init sets the
  * thread level before the transports start, but the contract does not hand
- * it to init(), and a device service thread (src/gpu/device_proxy.c) uses
+ * it to init(), and a device service thread (transports/device) uses
  * its own endpoint beside the program's even in SHMEM_THREAD_SINGLE, so the
  * domain is thread-safe for every program; the provider's locks are
  * uncontended and cheap in single-threaded ones. The endpoint list is
@@ -221,7 +221,7 @@ void shmt_ofi_hmem_finalize(void);
 /* ---- ofi_ep.c ---- */
 int shmt_ofi_ep_open(shmt_ep_t **out);
 void shmt_ofi_ep_close(shmt_ep_t *ep);
-int shmt_ofi_ep_create(long options, shmt_ep_t **ep);
+int shmt_ofi_ep_create(long options, void *owner, shmt_ep_t **ep);
 void shmt_ofi_ep_destroy(shmt_ep_t *ep);
 
 /* ---- ofi_progress.c ---- */

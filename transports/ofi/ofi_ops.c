@@ -26,4 +26,5 @@ const shmt_ops_t shmt_ofi_ops = {
     .started = shmt_ofi_started,
     .caps = shmt_ofi_caps,
     .mapped_base = shmt_stub_mapped_base,
+    .kind = SHMT_KIND_NETWORK,
 };

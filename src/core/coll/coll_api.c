@@ -9,9 +9,9 @@
 
 #include "core/coll/coll.h"
 #include "core/dataplane.h"
+#include "core/device_mem.h"
 #include "core/init.h"
 #include "core/state.h"
-#include "gpu/device_path.h"
 #include "services/error.h"
 
 int shmi_coll_active_set(const char *routine, int PE_start, int logPE_stride,

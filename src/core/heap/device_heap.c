@@ -1,7 +1,8 @@
 /*
  * The device symmetric heap (device_heap.h): back end and device choice,
- * creation, publication and IPC import by the PEs of the node, and the
- * allocator calls on it.
+ * creation, publication (the same heap on every PE), and the allocator
+ * calls on it. The device transport (transports/device) exports it to the
+ * other PEs of the node and imports theirs.
  */
 #include "config.h"
 
@@ -12,11 +13,10 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/segment.h"
 #include "core/state.h"
-#include "gpu/device_path.h"
-#include "gpu/device_proxy.h"
 #include "services/env.h"
 #include "services/error.h"
 #include "topo/placement.h"
@@ -37,9 +37,6 @@ typedef struct device_desc {
     uint32_t has_heap; /* 1 when the PE has a device heap */
     uint64_t size;     /* its bytes */
     char backend[8];   /* back end name */
-    int32_t ipc_ok;    /* 1 when ipc holds an exported handle */
-    int32_t pad;
-    shmi_gpu_ipc_t ipc;
 } device_desc_t;
 
 static struct {
@@ -48,8 +45,6 @@ static struct {
     char *base;                /* own heap (device address) */
     size_t size;
     shmi_alloc_t *alloc;
-    char **peer;          /* [npes] IPC mappings (peer[me] = base) */
-    int *imported;        /* [npes] 1 when peer[pe] must be closed */
     pthread_mutex_t lock; /* serialises the allocator */
     void *zeroes;         /* DEVICE_ZERO_CHUNK host zero bytes, lazily */
 } dh = {.device = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
@@ -139,7 +134,6 @@ static void create_heap(const shmi_gpu_ops_t *g, int count, device_desc_t *d)
     d->has_heap = 1;
     d->size = size;
     snprintf(d->backend, sizeof(d->backend), "%s", g->name);
-    d->ipc_ok = g->ipc_export(base, size, &d->ipc) == 0;
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu", "device heap: %zu bytes at %p on %s %d",
              size, base, g->name, dev);
 }
@@ -185,51 +179,9 @@ static void check_same_device_heap(void)
                    dh.gpu ? dh.gpu->name : "none");
 }
 
-static void import_peer(int pe)
-{
-    device_desc_t d;
-    void *p = NULL;
-    int ret = peer_desc(pe, &d);
-
-    if (ret == 0 && (!d.ipc_ok || d.size != dh.size))
-        ret = SHMI_ENOTSUP;
-    if (ret == 0)
-        ret = dh.gpu->ipc_import(&d.ipc, dh.size, &p);
-    if (ret != 0) {
-        SHMI_LOG(SHMI_LOG_WARN, "gpu",
-                 "cannot map the device heap of PE %d (same node): %s; "
-                 "device RMA to it %s",
-                 pe, shmi_strerror(ret),
-                 shmi_device_svc_up() ? "goes through its device service"
-                                      : "will fail");
-        return;
-    }
-    dh.peer[pe] = p;
-    dh.imported[pe] = 1;
-}
-
 void shmi_device_heap_connected(void)
 {
-    const shmi_boot_info_t *b = &shmi_state.boot;
-
     check_same_device_heap();
-    if (!dh.gpu || dh.peer)
-        return;
-    dh.peer = calloc((size_t)b->size, sizeof(char *));
-    dh.imported = calloc((size_t)b->size, sizeof(int));
-    if (!dh.peer || !dh.imported)
-        SHMI_FATAL("out of memory for the device heap table of %d PEs",
-                   b->size);
-    dh.peer[b->rank] = dh.base;
-    /* Where no fabric started it, the device service starts here when the
-     * back end needs it (no device atomics); same point on every PE. */
-    shmi_device_service_connected();
-    /* The fabric cannot reach device memory without FI_HMEM, so the PEs of
-     * this node always map each other's device heaps, even with
-     * SHMEM_LOCAL=0 (which concerns the host segments). */
-    for (int i = 0; i < b->local_size; i++)
-        if (b->local_pes[i] != b->rank)
-            import_peer(b->local_pes[i]);
 }
 
 void shmi_device_heap_finalize(void)
@@ -239,18 +191,10 @@ void shmi_device_heap_finalize(void)
     if (!dh.gpu)
         return;
     shmi_device_active = 0;
-    shmi_device_path_release();
     shmi_device_heap_stats(&st);
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu",
              "device heap at finalize: %zu bytes in %zu blocks allocated",
              st.in_use, st.n_blocks);
-    for (int pe = 0; dh.peer && pe < shmi_state.boot.size; pe++)
-        if (dh.imported[pe])
-            dh.gpu->ipc_close(dh.peer[pe], dh.size);
-    free(dh.peer);
-    free(dh.imported);
-    dh.peer = NULL;
-    dh.imported = NULL;
     shmi_alloc_destroy(dh.alloc);
     dh.alloc = NULL;
     dh.gpu->free(dh.base);
@@ -279,14 +223,6 @@ int shmi_device_heap_contains(const void *ptr)
     uintptr_t a = (uintptr_t)ptr, base = (uintptr_t)dh.base;
 
     return dh.gpu && a >= base && a - base < dh.size;
-}
-
-void *shmi_device_peer_ptr(int pe, size_t off)
-{
-    if (!dh.peer || pe < 0 || pe >= shmi_state.boot.size || off >= dh.size ||
-        !dh.peer[pe])
-        return NULL;
-    return dh.peer[pe] + off;
 }
 
 /* ---- allocation ---------------------------------------------------------- */

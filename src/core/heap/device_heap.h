@@ -6,10 +6,10 @@
  * uses, managed by the same deterministic allocator as the host heap
  * (alloc.h keeps its bookkeeping in host memory), so a device address has
  * the same offset on every PE. PEs of one node import each other's device
- * heaps through the back end's IPC; the result is kept here, never as the
- * base of a route (src/core/route.h): the core's load/store path must never
- * dereference device memory. Data movement to
- * and from it lives in src/gpu/device_path.c.
+ * heaps through the back end's IPC: the device transport does, and keeps
+ * them (never as the base of a route, src/core/route.h: the core's
+ * load/store path must never dereference device memory). Data movement to
+ * and from it is the device transport's (transports/device).
  *
  * Free device heap memory reads as zero, as on the host heap: a block is
  * cleared when it is freed.
@@ -22,7 +22,7 @@
 #include "core/heap/alloc.h"
 #include "gpu/gpu.h"
 
-/* Key under which each PE publishes its device heap (IPC handle, size). */
+/* Key under which each PE publishes its device heap (back end, size). */
 #define SHMI_DEVICE_KEY "weft.seg.device"
 
 /*
@@ -34,10 +34,10 @@
 int shmi_device_heap_init(void);
 
 /* After the bootstrap fence: checks that every PE has the same device heap
- * size and imports the device heaps of this node's PEs. */
+ * size. */
 void shmi_device_heap_connected(void);
 
-/* Closes the imports, frees the heap; shmi_segments_finalize. */
+/* Frees the heap; shmi_segments_finalize. */
 void shmi_device_heap_finalize(void);
 
 /* The back end in use, or NULL when this PE has no device heap. */
@@ -48,10 +48,6 @@ int shmi_device_ordinal(void);
 
 /* 1 when ptr lies in this PE's device heap. */
 int shmi_device_heap_contains(const void *ptr);
-
-/* Where offset off of pe's device heap is mapped here (IPC, same node), or
- * NULL. A device address: only the back end's functions may touch it. */
-void *shmi_device_peer_ptr(int pe, size_t off);
 
 /* Symmetric allocation from the device heap, with the rules of
  * shmi_heap_alloc (same call sequence on every PE, no barrier). NULL when

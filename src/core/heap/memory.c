@@ -365,11 +365,10 @@ int shmi_addr_accessible(const void *addr, int pe)
     seg = shmi_seg_lookup(addr, 1, &off);
     if (seg < 0 || !shmi_addr_in_user(addr))
         return 0;
-    if (shmi_seg_peer_ptr(pe, seg, off) ||
-        (seg == SHMI_SEG_DEVICE && shmi_device_peer_ptr(pe, off)))
+    if (shmi_seg_peer_ptr(pe, seg, off))
         return 1;
-    if (shmi_state.route[seg] && shmi_route_of(pe, seg)->ops != NULL)
-        return 1;
-    return seg == SHMI_SEG_DEVICE && shmi_state.fabric &&
-           shmi_state.fabric->reachable(pe, (shmi_seg_id_t)seg);
+    /* The route's transport reaches it (the device transport: device
+     * heaps through IPC, the fabric or the owner's service). */
+    return shmi_state.route[seg] && shmi_route_of(pe, seg)->ops != NULL &&
+           shmi_route_of(pe, seg)->ops->reachable(pe, (shmi_seg_id_t)seg);
 }

@@ -1,11 +1,37 @@
 /*
- * The device service (device_proxy.h): the ring in the host heap, the
- * requester side (tickets, flow control, pipelined chunks, replies) and the
- * owner's thread.
+ * The device service (device.h): the ring in the host heap, the requester
+ * side (tickets, flow control, pipelined chunks, replies) and the owner's
+ * thread.
+ *
+ * Why. Without FI_HMEM the fabric cannot read or write a GPU's memory, and
+ * the cuda and hip back ends have no host-initiated device atomics. The PE
+ * that owns a device heap can always copy to and from it, so the others ask
+ * it to: puts, gets and atomics are requests, a put-with-signal is a put
+ * request followed by an atomic one.
+ *
+ * Where. A request ring in each PE's host symmetric heap (a symmetric
+ * allocation of the host path, at the same offset on every PE, registered
+ * like the rest of the heap, so every path reaches it): a ticket counter
+ * that requesters increment with a fabric atomic (a CPU atomic where the
+ * owner's heap is mapped here and the job's engine is the CPU), the
+ * owner's count of tickets served, SHMT_DEV_SVC_SLOTS request slots of
+ * SHMT_DEV_SVC_CHUNK payload bytes each, and SHMT_DEV_SVC_REPLIES reply
+ * boxes where the services of other PEs answer this PE's requests.
+ *
+ * Protocol. A requester takes ticket t, waits until the owner has served
+ * ticket t - SLOTS (flow control), writes request and payload into slot
+ * t % SLOTS and then, ordered after them, the slot's flag t + 1 (one put-
+ * with-signal, or stores when the owner's heap is mapped here). The owner's
+ * thread serves tickets in order, polling the next slot's flag with back-
+ * off (a few sched_yield polls after a request, then sleeps from 1 us
+ * growing to 100 us; it never spins), and answers into the requester's
+ * reply box (data, status, then the box's sequence number). Large transfers
+ * are cut into chunks, with up to SHMT_DEV_SVC_REPLIES requests in flight
+ * per requester.
  *
  * Words and their engines. The ticket counter is the only word several
  * PEs modify: fabric atomics, or CPU atomics where the owner's heap is
- * mapped here and shmi_dp_cpu_atomics allows them (the rule of every other
+ * mapped here and the job's engine allows them (the rule of every other
  * word). Each slot flag and reply box has one writer at a time and is
  * written after its data (put-with-signal, or a release store).
  *
@@ -23,15 +49,11 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "core/ctx.h"
-#include "core/dataplane.h"
-#include "core/heap/device_heap.h"
-#include "core/heap/heap.h"
-#include "gpu/device_path.h"
-#include "gpu/device_proxy.h"
 #include "services/backoff.h"
 #include "services/cpu_ops.h"
 #include "services/env.h"
+#include "services/error.h"
+#include "transports/device/device.h"
 
 /* Longest sleep of the idle service thread, and its first one (ns); after
  * a request, a few polls give the core away (sched_yield) before sleeping,
@@ -68,7 +90,7 @@ typedef struct svc_msg {
         svc_req_t req;
         svc_rep_t rep;
     } h;
-    unsigned char data[SHMI_DEVICE_SVC_CHUNK];
+    unsigned char data[SHMT_DEV_SVC_CHUNK];
 } svc_msg_t;
 
 /* A request slot or a reply box: the flag, then the message. */
@@ -84,8 +106,8 @@ typedef struct svc_area {
     uint64_t pad0[7];
     uint64_t head; /* tickets served (written by the owner only) */
     uint64_t pad1[7];
-    svc_box_t slot[SHMI_DEVICE_SVC_SLOTS];
-    svc_box_t reply[SHMI_DEVICE_SVC_REPLIES];
+    svc_box_t slot[SHMT_DEV_SVC_SLOTS];
+    svc_box_t reply[SHMT_DEV_SVC_REPLIES];
     svc_msg_t out; /* this PE's send buffer (registered, as all the heap) */
 } svc_area_t;
 
@@ -104,26 +126,26 @@ static struct {
     pthread_mutex_t amo_lock;
     pthread_t thread;
     int stop;
-    struct shmem_impl_ctx ctx; /* the thread's private context */
+    void *owner; /* the thread's own context (host path) */
 } svc = {.client_lock = PTHREAD_MUTEX_INITIALIZER,
          .amo_lock = PTHREAD_MUTEX_INITIALIZER};
 
-int shmi_device_svc_up(void)
+int shmt_dev_svc_up(void)
 {
     return svc.up;
 }
 
-uint64_t shmi_device_svc_served(void)
+uint64_t shmt_dev_svc_served(void)
 {
     return __atomic_load_n(&svc.served, __ATOMIC_RELAXED);
 }
 
-int shmi_device_svc_all(void)
+int shmt_dev_svc_all(void)
 {
     return svc.up && svc.all;
 }
 
-int shmi_device_svc_rmw(void)
+int shmt_dev_svc_rmw(void)
 {
     return svc.rmw; /* set only with the service up, or on a lone PE */
 }
@@ -141,12 +163,12 @@ static size_t box_off(int reply, unsigned i)
 /* (pe, heap offset off) when mapped here, else NULL. */
 static char *svc_mapped(int pe, size_t off)
 {
-    return shmi_seg_peer_ptr(pe, SHMI_SEG_HEAP, off);
+    return shmt_dev.host->mapped(pe, SHMI_SEG_HEAP, off);
 }
 
 /* len bytes of message, then the box's flag, into pe's box at box. */
-static void svc_send(const char *routine, shmem_ctx_t ctx, int pe, size_t box,
-                     const svc_msg_t *m, size_t len, uint64_t flag)
+static int svc_send(void *owner, int pe, size_t box, const svc_msg_t *m,
+                    size_t len, uint64_t flag)
 {
     size_t moff = box + offsetof(svc_box_t, msg);
     char *p = svc_mapped(pe, box);
@@ -154,55 +176,62 @@ static void svc_send(const char *routine, shmem_ctx_t ctx, int pe, size_t box,
     if (p) {
         memcpy(p + offsetof(svc_box_t, msg), m, len);
         __atomic_store_n((uint64_t *)p, flag, __ATOMIC_RELEASE);
-        return;
+        return 0;
     }
-    shmi_dp_fabric_put_signal(routine, ctx, pe, SHMI_SEG_HEAP, moff, m, len,
-                              SHMI_SEG_HEAP, box, flag, SHMEM_SIGNAL_SET, 0);
+    return shmt_dev.host->fabric_put_signal(owner, pe, SHMI_SEG_HEAP, moff, m,
+                                            len, SHMI_SEG_HEAP, box, flag,
+                                            SHMI_AMO_SET, 0);
 }
 
-static uint64_t svc_take_ticket(const char *routine, shmem_ctx_t ctx, int pe)
+static int svc_take_ticket(void *owner, int pe, uint64_t *t)
 {
-    uint64_t *p = (uint64_t *)svc_mapped(pe, SVC_OFF(tail)), one = 1, t = 0;
+    uint64_t *p = (uint64_t *)svc_mapped(pe, SVC_OFF(tail)), one = 1;
 
-    if (p && shmi_dp_cpu_atomics)
-        return __atomic_fetch_add(p, 1, __ATOMIC_ACQ_REL);
-    shmi_dp_fabric_amo(routine, ctx, pe, SHMI_SEG_HEAP, SVC_OFF(tail),
-                       SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &one, NULL, &t, 0);
-    return t;
+    if (p && shmt_dev.host->cpu_atomics()) {
+        *t = __atomic_fetch_add(p, 1, __ATOMIC_ACQ_REL);
+        return 0;
+    }
+    return shmt_dev.host->fabric_amo(owner, pe, SHMI_SEG_HEAP, SVC_OFF(tail),
+                                     SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &one,
+                                     NULL, t, 0);
 }
 
-static uint64_t svc_read_head(const char *routine, shmem_ctx_t ctx, int pe)
+static int svc_read_head(void *owner, int pe, uint64_t *h)
 {
-    uint64_t *p = (uint64_t *)svc_mapped(pe, SVC_OFF(head)), h = 0;
+    uint64_t *p = (uint64_t *)svc_mapped(pe, SVC_OFF(head));
 
-    if (p)
-        return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-    shmi_dp_fabric_get(routine, ctx, pe, SHMI_SEG_HEAP, SVC_OFF(head), &h,
-                       sizeof(h), 0);
-    return h;
+    if (p) {
+        *h = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+        return 0;
+    }
+    return shmt_dev.host->fabric_get(owner, pe, SHMI_SEG_HEAP, SVC_OFF(head), h,
+                                     sizeof(*h), 0);
 }
 
 /* ---- requester side ------------------------------------------------------ */
 
 /* Sends svc.area->out (header + len payload bytes) to pe's ring. */
-static void svc_request(const char *routine, shmem_ctx_t ctx, int pe,
-                        size_t len)
+static int svc_request(void *owner, int pe, size_t len)
 {
-    uint64_t t = svc_take_ticket(routine, ctx, pe);
+    uint64_t t = 0;
     shmi_backoff_t b;
+    int ret = svc_take_ticket(owner, pe, &t);
 
     /* Flow control: slot t % SLOTS is free once ticket t - SLOTS is served. */
     shmi_backoff_init(&b);
-    while (t >= svc.head_seen[pe] + SHMI_DEVICE_SVC_SLOTS) {
-        uint64_t h = svc_read_head(routine, ctx, pe);
+    while (ret == 0 && t >= svc.head_seen[pe] + SHMT_DEV_SVC_SLOTS) {
+        uint64_t h = 0;
 
+        ret = svc_read_head(owner, pe, &h);
         if (h > svc.head_seen[pe])
             svc.head_seen[pe] = h;
         else
             shmi_backoff_wait(&b);
     }
-    svc_send(routine, ctx, pe, box_off(0, t % SHMI_DEVICE_SVC_SLOTS),
-             &svc.area->out, offsetof(svc_msg_t, data) + len, t + 1);
+    if (ret != 0)
+        return ret;
+    return svc_send(owner, pe, box_off(0, t % SHMT_DEV_SVC_SLOTS),
+                    &svc.area->out, offsetof(svc_msg_t, data) + len, t + 1);
 }
 
 /* Starts the request in the send buffer; returns its reply number. */
@@ -212,7 +241,7 @@ static uint64_t svc_begin(uint32_t op, size_t off, size_t len)
 
     memset(r, 0, sizeof(*r));
     r->op = op;
-    r->from = shmi_my_pe_fast();
+    r->from = shmt_dev.job->rank;
     r->seq = ++svc.seq;
     r->off = off;
     r->len = len;
@@ -222,7 +251,7 @@ static uint64_t svc_begin(uint32_t op, size_t off, size_t len)
 /* Waits for the reply numbered seq; returns its box. */
 static svc_box_t *svc_wait(uint64_t seq)
 {
-    svc_box_t *box = &svc.area->reply[seq % SHMI_DEVICE_SVC_REPLIES];
+    svc_box_t *box = &svc.area->reply[seq % SHMT_DEV_SVC_REPLIES];
     shmi_backoff_t b;
 
     shmi_backoff_init(&b);
@@ -238,28 +267,28 @@ static int svc_status(const svc_box_t *box, int ret)
 
 static int svc_copy_in(void *dst, const void *src, size_t len)
 {
-    if (shmi_device_touches(src, len))
-        return shmi_device_backend()->copy(dst, src, len, SHMI_GPU_D2H);
+    if (shmt_dev_touches(src, len))
+        return shmt_dev.gpu->copy(dst, src, len, SHMI_GPU_D2H);
     memcpy(dst, src, len);
     return 0;
 }
 
 static int svc_copy_out(void *dst, const void *src, size_t len)
 {
-    if (shmi_device_touches(dst, len))
-        return shmi_device_backend()->copy(dst, src, len, SHMI_GPU_H2D);
+    if (shmt_dev_touches(dst, len))
+        return shmt_dev.gpu->copy(dst, src, len, SHMI_GPU_H2D);
     memcpy(dst, src, len);
     return 0;
 }
 
 static size_t svc_chunk(size_t len, size_t done)
 {
-    return len - done < SHMI_DEVICE_SVC_CHUNK ? len - done
-                                              : SHMI_DEVICE_SVC_CHUNK;
+    return len - done < SHMT_DEV_SVC_CHUNK ? len - done
+                                              : SHMT_DEV_SVC_CHUNK;
 }
 
-int shmi_device_svc_put(const char *routine, shmem_ctx_t ctx, int pe,
-                        size_t off, const void *src, size_t len)
+int shmt_dev_svc_put(void *owner, int pe, size_t off, const void *src,
+                     size_t len)
 {
     const char *s = src;
     uint64_t w;
@@ -273,14 +302,14 @@ int shmi_device_svc_put(const char *routine, shmem_ctx_t ctx, int pe,
         size_t n = svc_chunk(len, done);
 
         /* The reply box of this chunk must have been answered. */
-        for (; w + SHMI_DEVICE_SVC_REPLIES <= svc.seq + 1; w++)
+        for (; w + SHMT_DEV_SVC_REPLIES <= svc.seq + 1; w++)
             ret = svc_status(svc_wait(w), ret);
         svc_begin(SVC_PUT, off + done, n);
         if (ret == 0)
             ret = svc_copy_in(svc.area->out.data, s + done, n);
         if (ret == 0)
-            svc_request(routine, ctx, pe, n);
-        else
+            ret = svc_request(owner, pe, n);
+        if (ret != 0)
             svc.seq--; /* never sent */
         done += n;
     }
@@ -294,7 +323,7 @@ int shmi_device_svc_put(const char *routine, shmem_ctx_t ctx, int pe,
 static int svc_get_take(uint64_t w, uint64_t first, char *dst, size_t len,
                         int ret)
 {
-    size_t done = (size_t)(w - first) * SHMI_DEVICE_SVC_CHUNK;
+    size_t done = (size_t)(w - first) * SHMT_DEV_SVC_CHUNK;
     svc_box_t *box = svc_wait(w);
 
     ret = svc_status(box, ret);
@@ -303,8 +332,7 @@ static int svc_get_take(uint64_t w, uint64_t first, char *dst, size_t len,
     return ret;
 }
 
-int shmi_device_svc_get(const char *routine, shmem_ctx_t ctx, int pe,
-                        size_t off, void *dst, size_t len)
+int shmt_dev_svc_get(void *owner, int pe, size_t off, void *dst, size_t len)
 {
     uint64_t first, w;
     size_t done = 0;
@@ -314,13 +342,15 @@ int shmi_device_svc_get(const char *routine, shmem_ctx_t ctx, int pe,
         return SHMI_ENOTSUP;
     pthread_mutex_lock(&svc.client_lock);
     first = w = svc.seq + 1;
-    while (done < len) {
+    while (done < len && ret == 0) {
         size_t n = svc_chunk(len, done);
 
-        for (; w + SHMI_DEVICE_SVC_REPLIES <= svc.seq + 1; w++)
+        for (; w + SHMT_DEV_SVC_REPLIES <= svc.seq + 1; w++)
             ret = svc_get_take(w, first, dst, len, ret);
         svc_begin(SVC_GET, off + done, n);
-        svc_request(routine, ctx, pe, 0);
+        ret = svc_request(owner, pe, 0);
+        if (ret != 0)
+            svc.seq--; /* never sent */
         done += n;
     }
     for (; w <= svc.seq; w++)
@@ -329,9 +359,9 @@ int shmi_device_svc_get(const char *routine, shmem_ctx_t ctx, int pe,
     return ret;
 }
 
-int shmi_device_svc_amo(const char *routine, shmem_ctx_t ctx, int pe,
-                        size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
-                        const void *operand, const void *compare, void *fetched)
+int shmt_dev_svc_amo(void *owner, int pe, size_t off, shmi_amo_op_t op,
+                     shmi_dtype_t dt, const void *operand, const void *compare,
+                     void *fetched)
 {
     size_t size = shmi_dtype_size(dt);
     svc_req_t *r = &svc.area->out.h.req;
@@ -349,11 +379,15 @@ int shmi_device_svc_amo(const char *routine, shmem_ctx_t ctx, int pe,
         memcpy(&r->operand, operand, size);
     if (compare)
         memcpy(&r->compare, compare, size);
-    svc_request(routine, ctx, pe, 0);
-    box = svc_wait(seq);
-    ret = svc_status(box, 0);
-    if (ret == 0 && fetched)
-        memcpy(fetched, &box->msg.h.rep.value, size);
+    ret = svc_request(owner, pe, 0);
+    if (ret == 0) {
+        box = svc_wait(seq);
+        ret = svc_status(box, 0);
+        if (ret == 0 && fetched)
+            memcpy(fetched, &box->msg.h.rep.value, size);
+    } else {
+        svc.seq--; /* never sent */
+    }
     pthread_mutex_unlock(&svc.client_lock);
     return ret;
 }
@@ -365,7 +399,7 @@ int shmi_device_svc_amo(const char *routine, shmem_ctx_t ctx, int pe,
 static int svc_rmw(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
                    const void *operand, const void *compare, void *fetched)
 {
-    const shmi_gpu_ops_t *g = shmi_device_backend();
+    const shmi_gpu_ops_t *g = shmt_dev.gpu;
     size_t size = shmi_dtype_size(dt);
     uint64_t w = 0;
     int ret = g->copy(&w, word, size, SHMI_GPU_D2H);
@@ -377,9 +411,9 @@ static int svc_rmw(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
     return ret;
 }
 
-int shmi_device_svc_amo_local(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
-                              const void *operand, const void *compare,
-                              void *fetched)
+int shmt_dev_svc_amo_local(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
+                           const void *operand, const void *compare,
+                           void *fetched)
 {
     size_t size = shmi_dtype_size(dt);
     int ret;
@@ -387,8 +421,7 @@ int shmi_device_svc_amo_local(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
     if ((unsigned)op >= SHMI_AMO_COUNT || (uintptr_t)word % size != 0)
         return SHMI_EINVAL;
     if (!svc.rmw)
-        return shmi_device_backend()->atomic(word, op, dt, operand, compare,
-                                             fetched);
+        return shmt_dev.gpu->atomic(word, op, dt, operand, compare, fetched);
     pthread_mutex_lock(&svc.amo_lock);
     ret = svc_rmw(word, op, dt, operand, compare, fetched);
     pthread_mutex_unlock(&svc.amo_lock);
@@ -399,14 +432,14 @@ int shmi_device_svc_amo_local(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
  * payload bytes of the reply. */
 static size_t svc_apply(const svc_req_t *r, svc_msg_t *m)
 {
-    const shmi_gpu_ops_t *g = shmi_device_backend();
-    char *base = shmi_state.seg[SHMI_SEG_DEVICE].base;
-    size_t dsize = shmi_state.seg[SHMI_SEG_DEVICE].size, out = 0;
+    const shmi_gpu_ops_t *g = shmt_dev.gpu;
+    char *base = shmt_dev.base;
+    size_t dsize = shmt_dev.size, out = 0;
     uint64_t operand = r->operand, compare = r->compare, value = 0;
     int ret = SHMI_EINVAL;
 
     if (r->off > dsize || r->len > dsize - r->off ||
-        r->len > SHMI_DEVICE_SVC_CHUNK) {
+        r->len > SHMT_DEV_SVC_CHUNK) {
         /* refused below */
     } else if (r->op == SVC_PUT) {
         ret = g->copy(base + r->off, m->data, r->len, SHMI_GPU_H2D);
@@ -415,8 +448,8 @@ static size_t svc_apply(const svc_req_t *r, svc_msg_t *m)
         out = ret == 0 ? r->len : 0;
     } else if (r->op == SVC_AMO && r->dt < SHMI_DT_COUNT &&
                r->off + shmi_dtype_size(r->dt) <= dsize) {
-        ret = shmi_device_svc_amo_local(base + r->off, r->amo, r->dt, &operand,
-                                        &compare, &value);
+        ret = shmt_dev_svc_amo_local(base + r->off, r->amo, r->dt, &operand,
+                                     &compare, &value);
     }
     memset(&m->h.rep, 0, sizeof(m->h.rep));
     m->h.rep.status = ret;
@@ -429,16 +462,20 @@ static void svc_serve(svc_box_t *box)
 {
     svc_req_t r = box->msg.h.req;
     size_t n;
+    int ret;
 
-    if (r.from < 0 || r.from >= shmi_n_pes_fast()) {
+    if (r.from < 0 || r.from >= shmt_dev.job->size) {
         SHMI_LOG(SHMI_LOG_ERROR, "gpu",
                  "device service: request from PE %d dropped", (int)r.from);
         return;
     }
     n = svc_apply(&r, &box->msg);
-    svc_send("device service", &svc.ctx, r.from,
-             box_off(1, r.seq % SHMI_DEVICE_SVC_REPLIES), &box->msg,
-             offsetof(svc_msg_t, data) + n, r.seq);
+    ret = svc_send(svc.owner, r.from, box_off(1, r.seq % SHMT_DEV_SVC_REPLIES),
+                   &box->msg, offsetof(svc_msg_t, data) + n, r.seq);
+    if (ret != 0)
+        SHMI_FATAL("device service: the answer to PE %d could not be sent: "
+                   "%s",
+                   (int)r.from, shmi_strerror(ret));
 }
 
 static void svc_sleep(long *ns)
@@ -460,7 +497,7 @@ static void *svc_main(void *arg)
      * would make each of them a long one. */
     (void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     while (!__atomic_load_n(&svc.stop, __ATOMIC_ACQUIRE)) {
-        svc_box_t *box = &svc.area->slot[head % SHMI_DEVICE_SVC_SLOTS];
+        svc_box_t *box = &svc.area->slot[head % SHMT_DEV_SVC_SLOTS];
 
         if (__atomic_load_n(&box->flag, __ATOMIC_ACQUIRE) == head + 1) {
             svc_serve(box);
@@ -472,10 +509,11 @@ static void *svc_main(void *arg)
             continue;
         }
         /* Idle: let the answers complete before sleeping. */
-        if (unquieted && shmi_route_fabric.ops)
-            shmi_dp_fabric_quiet("device service", &svc.ctx, -1);
+        if (unquieted && shmt_dev.host->fabric_up &&
+            shmt_dev.host->fabric_quiet(svc.owner, -1) != 0)
+            SHMI_FATAL("device service: the fabric's quiet failed");
         unquieted = 0;
-        shmi_progress();
+        shmt_dev.host->progress();
         if (yields++ < SVC_YIELD_POLLS)
             sched_yield();
         else
@@ -492,119 +530,110 @@ static int svc_backend_atomics(void)
 {
     uint64_t v;
 
-    return shmi_device_backend()->atomic(shmi_state.seg[SHMI_SEG_DEVICE].base,
-                                         SHMI_AMO_FETCH, SHMI_DT_UINT64, NULL,
-                                         NULL, &v) != SHMI_ENOTSUP;
+    return shmt_dev.gpu->atomic(shmt_dev.base, SHMI_AMO_FETCH, SHMI_DT_UINT64,
+                                NULL, NULL, &v) != SHMI_ENOTSUP;
 }
 
-static int svc_context(void)
+static int svc_start(void)
 {
-    const shmt_ops_t *f = shmi_state.fabric;
-
-    memset(&svc.ctx, 0, sizeof(svc.ctx));
-    svc.ctx.options = SHMEM_CTX_PRIVATE;
-    svc.ctx.team = SHMEM_TEAM_WORLD;
-    pthread_mutex_init(&svc.ctx.lock, NULL);
-    return f ? f->ep_create(SHMEM_CTX_PRIVATE,
-                            &svc.ctx.ep[shmi_route_fabric.ep])
-             : 0;
-}
-
-void shmi_device_service_start(void)
-{
+    const shmt_host_t *h = shmt_dev.host;
     size_t off = 0;
-    int ret;
 
-    if (svc.up || !shmi_device_backend())
-        return;
-    svc.area = shmi_heap_alloc(sizeof(svc_area_t), 64);
-    svc.head_seen = calloc((size_t)shmi_n_pes_fast(), sizeof(uint64_t));
-    if (!svc.area || !svc.head_seen ||
-        shmi_seg_lookup(svc.area, sizeof(svc_area_t), &off) != SHMI_SEG_HEAP)
-        SHMI_FATAL("no room for the device service's ring (%zu bytes of "
-                   "symmetric heap)",
-                   sizeof(svc_area_t));
+    svc.area = h->sym_alloc(sizeof(svc_area_t), 64, &off);
+    svc.head_seen = calloc((size_t)shmt_dev.job->size, sizeof(uint64_t));
+    if (!svc.area || !svc.head_seen) {
+        SHMI_LOG(SHMI_LOG_ERROR, "gpu",
+                 "no room for the device service's ring (%zu bytes of "
+                 "symmetric heap)",
+                 sizeof(svc_area_t));
+        return SHMI_ENOMEM;
+    }
+    /* The words the protocol starts from: no ticket handed out or served,
+     * no slot or reply box written (the block may have held other data). */
+    svc.area->tail = 0;
+    svc.area->head = 0;
+    for (int i = 0; i < SHMT_DEV_SVC_SLOTS; i++)
+        svc.area->slot[i].flag = 0;
+    for (int i = 0; i < SHMT_DEV_SVC_REPLIES; i++)
+        svc.area->reply[i].flag = 0;
     svc.off = off;
     svc.seq = 0;
     svc.served = 0;
-    svc.all = strcmp(shmi_env.DEVICE_SERVICE, "all") == 0;
-    svc.rmw = svc.all || !svc_backend_atomics();
-    ret = svc_context();
-    if (ret == 0)
-        ret = pthread_create(&svc.thread, NULL, svc_main, NULL) == 0
-                  ? 0
-                  : SHMI_ENOMEM;
-    if (ret != 0)
-        SHMI_FATAL("cannot start the device service: %s", shmi_strerror(ret));
+    svc.owner = h->ctx_create();
+    if (svc.owner == NULL ||
+        pthread_create(&svc.thread, NULL, svc_main, NULL) != 0) {
+        SHMI_LOG(SHMI_LOG_ERROR, "gpu", "cannot start the device service");
+        return SHMI_ENOMEM;
+    }
     svc.up = 1;
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu",
              "device service up: ring of %d slots of %zu bytes at heap "
              "offset %zu, %s%s%s",
-             SHMI_DEVICE_SVC_SLOTS, SHMI_DEVICE_SVC_CHUNK, off,
-             shmi_state.fabric ? "libfabric in use" : "load/store only",
+             SHMT_DEV_SVC_SLOTS, SHMT_DEV_SVC_CHUNK, off,
+             h->fabric_up ? "libfabric in use" : "load/store only",
              svc.all ? ", serving every access" : "",
              svc.rmw ? ", read-modify-write atomics" : "");
+    return 0;
 }
 
 /* Without a fabric the ring is reached by stores and CPU atomics: every
- * PE's host heap must be mapped here (shmi_path_survey already refuses a
- * job without a fabric where one is not, so this holds on every PE). */
+ * PE's host heap must be mapped here (the core refuses a job without a
+ * fabric where one is not, so this holds on every PE). */
 static int svc_ring_mapped(void)
 {
-    if (!shmi_dp_cpu_atomics)
+    if (!shmt_dev.host->cpu_atomics())
         return 0;
-    for (int pe = 0; pe < shmi_n_pes_fast(); pe++)
+    for (int pe = 0; pe < shmt_dev.job->size; pe++)
         if (!svc_mapped(pe, 0))
             return 0;
     return 1;
 }
 
-void shmi_device_service_connected(void)
+int shmt_dev_svc_connect(void)
 {
-    if (svc.up || svc.rmw || !shmi_device_backend())
-        return;
-    if (shmi_state.fabric) { /* normally started by the fabric already */
-        shmi_device_service_start();
-        return;
-    }
+    const shmt_host_t *h = shmt_dev.host;
+    int atomics = svc_backend_atomics();
+
+    svc.all = strcmp(shmi_env.DEVICE_SERVICE, "all") == 0;
+    svc.rmw = svc.all || !atomics;
+    if (h->fabric_up)
+        return svc_start();
     /* Back-end atomics on the IPC mappings need no thread (the mock). */
-    if (strcmp(shmi_env.DEVICE_SERVICE, "all") != 0 && svc_backend_atomics())
-        return;
-    if (shmi_n_pes_fast() == 1) {
-        svc.rmw = 1; /* nobody else's requests: the lock, no thread */
-        return;
-    }
+    if (!svc.all && atomics)
+        return 0;
+    if (shmt_dev.job->size == 1)
+        return 0; /* nobody else's requests: the lock (rmw), no thread */
     if (!svc_ring_mapped()) {
-        SHMI_LOG(shmi_my_pe_fast() == 0 ? SHMI_LOG_WARN : SHMI_LOG_DEBUG, "gpu",
+        SHMI_LOG(shmt_dev.job->rank == 0 ? SHMI_LOG_WARN : SHMI_LOG_DEBUG,
+                 "gpu",
                  "no device service: without libfabric its ring must be "
                  "mapped by every PE; atomics on %s device memory will fail",
-                 shmi_device_backend()->name);
-        return;
+                 shmt_dev.gpu->name);
+        svc.rmw = 0;
+        return 0;
     }
-    shmi_device_service_start();
+    return svc_start();
 }
 
-void shmi_device_service_stop(void)
+void shmt_dev_svc_stop(void)
 {
-    const shmt_ops_t *f = shmi_state.fabric;
-
     if (!svc.up) {
         svc.rmw = 0;
+        svc.all = 0;
         return;
     }
     __atomic_store_n(&svc.stop, 1, __ATOMIC_RELEASE);
     pthread_join(svc.thread, NULL);
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu", "device service: %llu requests served",
              (unsigned long long)svc.served);
-    if (svc.ctx.ep[shmi_route_fabric.ep] && f)
-        f->ep_destroy(svc.ctx.ep[shmi_route_fabric.ep]);
-    svc.ctx.ep[shmi_route_fabric.ep] = NULL;
-    pthread_mutex_destroy(&svc.ctx.lock);
-    shmi_heap_free("shmem_finalize", svc.area);
+    shmt_dev.host->ctx_destroy(svc.owner);
+    svc.owner = NULL;
+    shmt_dev.host->sym_free(svc.area);
     free(svc.head_seen);
     svc.head_seen = NULL;
     svc.area = NULL;
     svc.stop = 0;
     svc.up = 0;
     svc.rmw = 0;
+    svc.all = 0;
 }

@@ -1,0 +1,73 @@
+/*
+ * The interface of a device memory back end (docs/design.md, decision 9):
+ * what the core and the device transport call on GPU memory. The back ends
+ * themselves (cuda, hip, mock) are in src/gpu, which the core chooses from;
+ * the device transport is handed the chosen one (transports/transport.h,
+ * shmt_job_t), so it needs this declaration and nothing of src/gpu.
+ */
+#ifndef SHMI_GPU_OPS_H
+#define SHMI_GPU_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "services/amo_op.h"
+#include "services/dtype.h"
+#include "services/mem_kind.h"
+
+/* Direction of a copy, as the runtimes name them. */
+typedef enum shmi_gpu_copy {
+    SHMI_GPU_H2D,
+    SHMI_GPU_D2H,
+    SHMI_GPU_D2D
+} shmi_gpu_copy_t;
+
+/* An exported allocation that a PE of the same node can import. Large
+ * enough for cudaIpcMemHandle_t and hipIpcMemHandle_t (64 bytes each). */
+typedef struct shmi_gpu_ipc {
+    unsigned char bytes[96];
+} shmi_gpu_ipc_t;
+
+/* What the memory is, as a network device must be told about it. */
+typedef struct shmi_gpu_hmem {
+    shmi_mem_kind_t kind; /* SHMI_MEM_HOST: memory no device can name */
+    int device;           /* the device ordinal */
+} shmi_gpu_hmem_t;
+
+typedef struct shmi_gpu_ops {
+    size_t size;      /* sizeof(shmi_gpu_ops_t) the back end was built with */
+    const char *name; /* "cuda", "hip", "mock" */
+
+    /* Loads the runtime and counts devices. SHMI_ENODEV (with *count = 0)
+     * when the runtime or a device is missing; never crashes. */
+    int (*probe)(int *count);
+    /* Makes device `dev` (0..count-1) current for this PE. */
+    int (*select)(int dev);
+
+    /* Device memory of `size` bytes, zero-filled. */
+    int (*alloc)(size_t size, void **ptr);
+    int (*free)(void *ptr);
+
+    /* IPC: export an allocation for a peer on this node; import a peer's
+     * (mapped into this process); close an imported mapping. */
+    int (*ipc_export)(void *ptr, size_t size, shmi_gpu_ipc_t *handle);
+    int (*ipc_import)(const shmi_gpu_ipc_t *handle, size_t size, void **ptr);
+    int (*ipc_close)(void *ptr, size_t size);
+
+    /* Synchronous copy; returns when dst holds the data. */
+    int (*copy)(void *dst, const void *src, size_t len, shmi_gpu_copy_t dir);
+
+    /* One atomic on a dtype-sized word of device memory (see shmi_amo).
+     * Atomic with respect to every other call of this function on the word,
+     * from any PE of the node. */
+    int (*atomic)(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
+                  const void *operand, const void *compare, void *fetched);
+
+    /* 1 when ptr is device memory of this back end, 0 otherwise. */
+    int (*is_device)(const void *ptr);
+
+    /* How a network device must be told about this memory. */
+    shmi_gpu_hmem_t (*hmem)(void);
+} shmi_gpu_ops_t;
+
+#endif /* SHMI_GPU_OPS_H */
