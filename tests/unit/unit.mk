@@ -11,4 +11,5 @@ tests_unit_test_registry_SOURCES = tests/unit/test_registry.c
 tests_unit_test_registry_LDADD = libweft_internal.la
 EXTRA_DIST += tests/unit/unit.cases tests/unit/exported_symbols.sh \
 	tests/unit/oshcc.sh tests/unit/shmem_info.sh \
-	tests/unit/design_citations.sh tests/unit/doc_paths.sh
+	tests/unit/design_citations.sh tests/unit/doc_paths.sh \
+	tests/unit/case_names.sh
