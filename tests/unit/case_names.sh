@@ -4,8 +4,9 @@
 # (^[a-z0-9]+(_[a-z0-9]+)*$, as in dp_ctx_invalid_tcp_2), used once in the
 # whole tree: a name is what --filter and TESTS_FILTER match, what CI and
 # the documents cite, and the name of the case's log file, which two cases
-# running at once must not share. The second field, the case's TIMEOUT,
-# is a number of seconds.
+# running at once must not share. The second field is the runner's
+# TIMEOUT, SECONDS or SECONDS:serial; a misspelt mark would otherwise
+# stop the runner only when it reads that line.
 #
 #   case_names.sh SRCDIR        check the tree
 #   case_names.sh --self-test   check that the checker catches a name of
@@ -29,8 +30,8 @@ check_tree() {
                 print where ": " $1 ": not lower-case words and digits joined by _"
                 bad = 1
             }
-            if ($2 !~ /^[0-9]+$/) {
-                print where ": " $1 ": TIMEOUT \"" $2 "\" is not a number of seconds"
+            if ($2 !~ /^[0-9]+(:serial)?$/) {
+                print where ": " $1 ": TIMEOUT \"" $2 "\" is not SECONDS or SECONDS:serial"
                 bad = 1
             }
             if ($1 in first) {
@@ -63,7 +64,7 @@ self_test() {
     t=$(mktemp -d "${TMPDIR:-/tmp}/weft-case-names.XXXXXX") || exit 1
     trap 'rm -rf "$t"' EXIT
     mkdir -p "$t/tests/a" "$t/tests/b"
-    printf '# a comment: Not-A-Name 1 x\n\na_one 30 true\na_2_pes 60 true\n' \
+    printf '# a comment: Not-A-Name 1 x\n\na_one 30 true\na_2_pes 60:serial true\n' \
         >"$t/tests/a/a.cases"
     printf 'b1 30 true\n' >"$t/tests/b/b.cases"
     check_tree "$t" >"$t/out" || { cat "$t/out"; echo "self-test: a valid tree failed"; exit 1; }
@@ -75,6 +76,7 @@ self_test() {
         "a name used in two files"
     expect 'b1 30 false' 'tests/b/b.cases:2: b1: already the name of the case at tests/b/b.cases:1' \
         "a name used twice in one file"
+    expect 'b2 60:serail true' 'tests/b/b.cases:2: b2: TIMEOUT "60:serail" is not' "a misspelt serial mark"
     expect 'b2 true' 'tests/b/b.cases:2: b2: TIMEOUT "true" is not' "a missing TIMEOUT"
     echo "self-test passed"
 }
