@@ -8,7 +8,7 @@
  * would crash. Ends by checking exactly that (a forked child's load must
  * fault). With another back end (cuda, hip: no device atomics from the
  * host) the setters put instead, and the waits read by copies; the
- * gpu-rt-* cases run it so on one PE over tests/gpu/fake_runtime.c.
+ * gpu_rt_* cases run it so on one PE over tests/gpu/fake_runtime.c.
  * Skipped without a device heap.
  *
  *   device_wait             the tests

@@ -12,4 +12,5 @@ tests_unit_test_registry_LDADD = libweft_internal.la
 EXTRA_DIST += tests/unit/unit.cases tests/unit/exported_symbols.sh \
 	tests/unit/oshcc.sh tests/unit/shmem_info.sh \
 	tests/unit/design_citations.sh tests/unit/doc_paths.sh \
-	tests/unit/layering.sh
+	tests/unit/layering.sh \
+	tests/unit/case_names.sh
