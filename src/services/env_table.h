@@ -34,7 +34,7 @@ SHMI_ENV(DATA_REMAP, BOOL, "1", "heap",
 SHMI_ENV(LOCAL, BOOL, "1", "transport",
          "Reach the memory of PEs on this node by load/store; 0 sends all traffic through libfabric")
 SHMI_ENV(TRANSPORT, STRING, "", "transport",
-         "Comma list of the transports this job may use, as shmem_info lists them (local, ofi); empty: all. ofi alone is SHMEM_LOCAL=0; local alone fails at start-up where a PE needs the fabric")
+         "Comma list of the transports this job may use, as shmem_info lists them (local, ofi, device); empty: all. Without local it is SHMEM_LOCAL=0; without a network transport it fails at start-up where a PE needs the fabric; without device, device memory is unreachable")
 SHMI_ENV(OFI_PROVIDER, STRING, "", "transport",
          "libfabric provider to use (e.g. shm, tcp;ofi_rxm, sockets, cxi); empty: FI_PROVIDER, else by preference. One that libfabric lacks is an error, a warning where the job does not use libfabric")
 SHMI_ENV(OFI_DOMAIN, STRING, "", "transport",
