@@ -273,52 +273,12 @@ int shmi_dp_call_put_signal(shmem_ctx_t ctx, const shmi_route_t *r, int pe,
                             shmi_amo_op_t sig_op, int nbi);
 
 /*
- * The route of the fabric, whatever the route of (pe, seg) says, and that
- * of the device transport, which takes every call whose local buffer is
- * device memory (a host segment's route may be load/store, which must not
- * touch device memory); fatal, naming the routine, without one.
+ * The device transport's route, which takes every call whose local buffer
+ * is device memory whatever the route of (pe, seg) says (a host segment's
+ * route may be load/store, which must not touch device memory); fatal,
+ * naming the routine, without a device transport.
  */
-const shmi_route_t *shmi_dp_fabric_route(const char *routine, int pe, int seg);
 const shmi_route_t *shmi_dp_device_route(const char *routine, int pe, int seg);
-
-static inline void shmi_dp_fabric_put(const char *routine, shmem_ctx_t ctx,
-                                      int pe, int seg, size_t off,
-                                      const void *src, size_t len, int nbi)
-{
-    shmi_dp_route_put(routine, ctx, shmi_dp_fabric_route(routine, pe, seg), pe,
-                      seg, off, src, len, nbi);
-}
-
-static inline void shmi_dp_fabric_get(const char *routine, shmem_ctx_t ctx,
-                                      int pe, int seg, size_t off, void *dst,
-                                      size_t len, int nbi)
-{
-    shmi_dp_route_get(routine, ctx, shmi_dp_fabric_route(routine, pe, seg), pe,
-                      seg, off, dst, len, nbi);
-}
-
-static inline void shmi_dp_fabric_amo(const char *routine, shmem_ctx_t ctx,
-                                      int pe, int seg, size_t off,
-                                      shmi_amo_op_t op, shmi_dtype_t dt,
-                                      const void *operand, const void *compare,
-                                      void *fetched, int nbi)
-{
-    shmi_dp_route_amo(routine, ctx, shmi_dp_fabric_route(routine, pe, seg), pe,
-                      seg, off, op, dt, operand, compare, fetched, nbi);
-}
-
-static inline void shmi_dp_fabric_put_signal(const char *routine,
-                                             shmem_ctx_t ctx, int pe, int seg,
-                                             size_t off, const void *src,
-                                             size_t len, int sig_seg,
-                                             size_t sig_off, uint64_t signal,
-                                             int sig_op, int nbi)
-{
-    shmi_dp_route_put_signal(routine, ctx,
-                             shmi_dp_fabric_route(routine, pe, seg), pe, seg,
-                             off, src, len, sig_seg, sig_off, signal, sig_op,
-                             nbi);
-}
 
 /* Quiet of every transport the context has an endpoint on (pe < 0: every
  * PE). order.c. */
@@ -328,9 +288,6 @@ void shmi_dp_carriers_quiet(const char *routine, shmem_ctx_t ctx, int pe);
  * signal that take different paths). order.c. */
 void shmi_dp_route_quiet(const char *routine, shmem_ctx_t ctx,
                          const shmi_route_t *r, int pe);
-
-/* The fabric's quiet alone (the device path, after its staged puts). */
-void shmi_dp_fabric_quiet(const char *routine, shmem_ctx_t ctx, int pe);
 
 /* Drives the fabric's progress (target side of emulated operations); safe
  * from several threads (a thread that finds another progressing skips).

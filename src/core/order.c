@@ -90,12 +90,6 @@ void shmi_dp_route_quiet(const char *routine, shmem_ctx_t ctx,
         shmi_order_quiet_slot(routine, ctx, r->ep, pe);
 }
 
-void shmi_dp_fabric_quiet(const char *routine, shmem_ctx_t ctx, int pe)
-{
-    if (shmi_route_fabric.ops)
-        shmi_order_quiet_slot(routine, ctx, shmi_route_fabric.ep, pe);
-}
-
 /* The work of quiet on a valid context, after the checks. */
 static void shmi_order_quiet(const char *routine, shmem_ctx_t ctx, int pe)
 {

@@ -157,10 +157,3 @@ const shmi_route_t *shmi_dp_device_route(const char *routine, int pe, int seg)
         shmi_dp_unreachable(routine, pe, seg);
     return &shmi_route_device;
 }
-
-const shmi_route_t *shmi_dp_fabric_route(const char *routine, int pe, int seg)
-{
-    if (SHMI_UNLIKELY(shmi_route_fabric.ops == NULL))
-        shmi_dp_unreachable(routine, pe, seg);
-    return &shmi_route_fabric;
-}
