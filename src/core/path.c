@@ -133,7 +133,7 @@ static int shmi_path_local_off(int pe, int *any)
  * descriptor, published by shmi_segments_init, is readable before the
  * fence; the remap decision is the same on every PE of one executable).
  * A mapping that still fails at connect time is reported by
- * shmi_path_survey.
+ * shmi_routes_survey (route.c).
  */
 static int shmi_path_local_covers_all(void)
 {
