@@ -1,7 +1,8 @@
 /*
  * The transport contract: the one struct of operations every transport
  * implements (docs/design.md, decision 4). Adding a transport means
- * implementing shmt_ops_t and listing it in transports/registry.c.
+ * implementing shmt_ops_t and listing it in transports/registry.c
+ * (docs/adding-a-transport.md).
  *
  * Addressing. The core translates a symmetric address into a segment id and
  * an offset from that segment's base (the same offset on every PE, because
@@ -25,8 +26,8 @@
  * Threads. An endpoint (shmt_ep_t) belongs to one context; the core
  * serialises calls on one endpoint when the context may be shared between
  * threads, so the transport need not lock per endpoint (unless it declares
- * SHMT_CAP_EP_SHARED, below). init/finalize and
- * ep_create/ep_destroy are called by one thread at a time.
+ * SHMT_CAP_EP_SHARED, below). init/finalize and ep_create/ep_destroy are
+ * called by one thread at a time.
  *
  * Return values: 0 or a negative SHMI_E* code (src/services/error.h).
  * A member a transport cannot provide points at a stub of
