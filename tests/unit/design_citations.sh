@@ -14,7 +14,7 @@ set -u
 # Exit status 1 when it printed anything.
 check_tree() {
     python3 - "$1" <<'EOF'
-import os, re, sys
+import os, re, subprocess, sys
 
 root = sys.argv[1]
 design = os.path.join(root, "docs", "design.md")
@@ -30,7 +30,8 @@ if not have:
 
 exts = (".c", ".h", ".cc", ".md", ".sh", ".py", ".in", ".am", ".ac", ".mk",
         ".cases", ".tsv")
-skip_dirs = {".git", "autom4te.cache", ".libs", ".deps", "logs"}
+skip_dirs = {".git", "autom4te.cache", ".libs", ".deps", "logs",
+             "check-cost-nochecks"}
 # A comment's line break: newline, then the comment leader of the next line.
 gap = r"[\s*#/]*"
 cite = re.compile(r"design\.md\)?," + gap + r"decisions?" + gap +
@@ -40,35 +41,53 @@ own = re.compile(r"\bdecisions?" + gap + r"(\d+)(?:" + gap +
 stray = re.compile(r"\b(DESIGN\.md|design\.txt|DESIGN)\b")
 bad = 0
 checked = 0
-for dirpath, dirs, files in os.walk(root):
-    dirs[:] = [d for d in dirs if d not in skip_dirs]
-    for name in files:
-        if not name.endswith(exts) or name == "Makefile.in":
-            continue
-        path = os.path.join(dirpath, name)
-        rel = os.path.relpath(path, root)
-        try:
-            body = open(path, encoding="utf-8", errors="replace").read()
-        except OSError:
-            continue
-        if rel == os.path.join("tests", "unit", "design_citations.sh"):
-            continue  # its self-test writes citations of its own
-        # Inside docs/design.md a decision cites another as "decision N".
-        pattern = own if rel == os.path.join("docs", "design.md") else cite
-        for m in pattern.finditer(body):
-            lo = int(m.group(1))
-            hi = int(m.group(2)) if m.group(2) else lo
-            for n in range(lo, hi + 1):
-                checked += 1
-                if n not in have:
-                    print(f"{rel}: cites decision {n}, which "
-                          "docs/design.md does not have")
-                    bad = 1
-        for m in stray.finditer(body):
-            line = body.count("\n", 0, m.start()) + 1
-            print(f"{rel}:{line}: cites {m.group(1)}; the design is "
-                  "docs/design.md")
-            bad = 1
+
+
+def tree_files(root):
+    """The project's files: in a git checkout those git tracks and the new
+    ones it does not ignore (an in-tree build also holds a copy of the
+    sources, bench/check-cost.sh's tree without checks, which is not the
+    project's); elsewhere every file below root."""
+    git = subprocess.run(["git", "-C", root, "ls-files", "--cached",
+                          "--others", "--exclude-standard"],
+                         capture_output=True, text=True)
+    if git.returncode == 0 and git.stdout.strip():
+        for rel in git.stdout.splitlines():
+            yield rel
+        return
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in skip_dirs]
+        for name in files:
+            yield os.path.relpath(os.path.join(dirpath, name), root)
+
+
+for rel in tree_files(root):
+    name = os.path.basename(rel)
+    if not name.endswith(exts) or name == "Makefile.in":
+        continue
+    path = os.path.join(root, rel)
+    try:
+        body = open(path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        continue
+    if rel == os.path.join("tests", "unit", "design_citations.sh"):
+        continue  # its self-test writes citations of its own
+    # Inside docs/design.md a decision cites another as "decision N".
+    pattern = own if rel == os.path.join("docs", "design.md") else cite
+    for m in pattern.finditer(body):
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        for n in range(lo, hi + 1):
+            checked += 1
+            if n not in have:
+                print(f"{rel}: cites decision {n}, which "
+                      "docs/design.md does not have")
+                bad = 1
+    for m in stray.finditer(body):
+        line = body.count("\n", 0, m.start()) + 1
+        print(f"{rel}:{line}: cites {m.group(1)}; the design is "
+              "docs/design.md")
+        bad = 1
 print(f"{checked} cited decisions checked against decisions "
       f"{sorted(have)} of docs/design.md")
 sys.exit(bad)
