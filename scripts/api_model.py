@@ -123,12 +123,13 @@ class Family:
 
     def __init__(self, stem, suffix, classes, ret, params, body, file,
                  ctx=False, sizes=(), mem=False, generic=None,
-                 status="current", wide_body=None):
+                 status="current", wide_body=None, prefix="shmem_"):
         self.stem, self.suffix, self.classes = stem, suffix, classes
         self.ret, self.params, self.body, self.file = ret, params, body, file
         self.wide_body = wide_body or body  # for the C types of WIDE_TYPES
         self.ctx, self.sizes, self.mem = ctx, list(sizes), mem
         self.generic, self.status = generic, status
+        self.prefix = prefix  # shmemx_ for the extensions (shmemx.h)
 
     @property
     def generic_name(self):
@@ -150,7 +151,7 @@ class Family:
         ctxs = [False, True] if self.ctx else [False]
         out = []
         for use_ctx in ctxs:
-            pre = "shmem_ctx_" if use_ctx else "shmem_"
+            pre = self.prefix + ("ctx_" if use_ctx else "")
             if self.classes:
                 for t in types_of(self.classes):
                     name = f"{pre}{t.name}_{self.stem}{self.suffix}"
@@ -403,6 +404,15 @@ for _op, _cls in REDUCE_OPS:
         "shmem_team_t team, $T *dest, const $T *source, size_t nreduce",
         f'return shmi_team_reduce("$NAME", team, dest, source, nreduce, $DT, '
         f'SHMI_OP_{_op.upper()});', "coll", generic=1))
+# Stream-ordered reductions on device buffers (src/core/stream).
+for _op, _cls in REDUCE_OPS:
+    FAMILIES.append(F(
+        f"{_op}_reduce", "_on_stream", _cls, "int",
+        "shmem_team_t team, $T *dest, const $T *source, size_t nreduce, "
+        "void *stream",
+        f'return shmi_stream_reduce("$NAME", team, dest, source, nreduce, '
+        f'$DT, SHMI_OP_{_op.upper()}, stream);', "stream",
+        status="extension", prefix="shmemx_"))
 for _scan, _excl in (("sum_inscan", 0), ("sum_exscan", 1)):
     FAMILIES.append(F(
         _scan, "", "REDUCE_ARITH", "int",
@@ -595,6 +605,7 @@ AREAS = [  # (file, heading) in header order
     ("coll", "Collectives: team-based, barrier and sync"),
     ("coll_deprecated", "Active-set collectives (deprecated in 1.5)"),
     ("order", "Memory ordering, locks, cache (legacy)"),
+    ("stream", "Stream-ordered communication on device streams"),
 ]
 
 

@@ -110,7 +110,14 @@ SHMEMX_NOTE = [
     " * collective and with the arguments of shmem_malloc, shmem_calloc and",
     " * shmem_align; NULL on every PE where no device heap exists or it is",
     " * exhausted; freed and resized by shmem_free and shmem_realloc.  The",
-    " * hints of shmem_malloc_with_hints never give device memory. */"]
+    " * hints of shmem_malloc_with_hints never give device memory.",
+    " *",
+    " * Stream-ordered communication (docs/gpu.md): a stream is the device",
+    " * back end's own (cudaStream_t, hipStream_t, the mock's in-order queue)",
+    " * passed as void *, NULL its default stream.  A *_on_stream routine",
+    " * takes effect after the work enqueued on the stream before it and",
+    " * before the work enqueued after it, and returns without waiting. */",
+    "typedef void (*shmemx_host_fn_t)(void *arg);"]
 
 
 def gen_shmemx_h(by_file):

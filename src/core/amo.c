@@ -123,6 +123,13 @@ void shmi_amo_runtime(const char *routine, shmi_amo_op_t op, shmi_dtype_t dt,
                 fetched, pe, 0, 1);
 }
 
+void shmi_amo_runtime_ctx(const char *routine, shmem_ctx_t ctx,
+                          shmi_amo_op_t op, shmi_dtype_t dt, void *dest,
+                          const void *operand, void *fetched, int pe)
+{
+    shmi_amo_do(routine, ctx, op, dt, dest, operand, NULL, fetched, pe, 0, 1);
+}
+
 void shmi_amo_nbi(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
                   shmi_dtype_t dt, void *dest, const void *operand,
                   const void *compare, void *fetched, int pe)

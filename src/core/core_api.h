@@ -27,6 +27,7 @@
 
 #include "services/amo_op.h"
 #include "services/dtype.h"
+#include "services/reduce_ops.h"
 #include "shmem.h"
 
 /*
@@ -132,22 +133,16 @@ size_t shmi_wait(const char *routine, shmi_wait_kind_t kind, shmi_dtype_t dt,
 
 /* ---- Collectives (src/core/coll/) ---------------------------------------- */
 
-typedef enum shmi_op {
-    SHMI_OP_AND,
-    SHMI_OP_OR,
-    SHMI_OP_XOR,
-    SHMI_OP_MIN,
-    SHMI_OP_MAX,
-    SHMI_OP_SUM,
-    SHMI_OP_PROD,
-    SHMI_OP_COUNT
-} shmi_op_t;
-
 /* Team-based forms: return 0 on success, nonzero on error, as the spec says.
  * Sizes are in bytes except where an element count is needed for arithmetic. */
 int shmi_team_reduce(const char *routine, shmem_team_t team, void *dest,
                      const void *src, size_t nreduce, shmi_dtype_t dt,
                      shmi_op_t op);
+/* shmemx_TYPE_OP_reduce_on_stream: the reduction enqueued on a device
+ * stream (src/core/stream/stream_coll.c); 0, or -1 for SHMEM_TEAM_INVALID. */
+int shmi_stream_reduce(const char *routine, shmem_team_t team, void *dest,
+                       const void *src, size_t nreduce, shmi_dtype_t dt,
+                       shmi_op_t op, void *stream);
 /* Inclusive (exclusive = 0) or exclusive (exclusive = 1) prefix reduction. */
 int shmi_team_scan(const char *routine, shmem_team_t team, void *dest,
                    const void *src, size_t nelems, shmi_dtype_t dt, shmi_op_t op,

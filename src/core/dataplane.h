@@ -308,6 +308,10 @@ uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
  */
 void shmi_amo_runtime(const char *routine, shmi_amo_op_t op, shmi_dtype_t dt,
                       void *dest, const void *operand, void *fetched, int pe);
+/* The same on a context of the runtime's own (a stream lane's). */
+void shmi_amo_runtime_ctx(const char *routine, shmem_ctx_t ctx,
+                          shmi_amo_op_t op, shmi_dtype_t dt, void *dest,
+                          const void *operand, void *fetched, int pe);
 void shmi_put_signal_runtime(const char *routine, void *dest, const void *src,
                              size_t nbytes, uint64_t *sig_addr, uint64_t signal,
                              int sig_op, int pe);

@@ -34,6 +34,7 @@ const shmi_gpu_runtime_t shmi_gpu_rt_cuda = {
                   [SHMI_GPU_D2H] = cudaMemcpyDeviceToHost,
                   [SHMI_GPU_D2D] = cudaMemcpyDeviceToDevice},
     .ipc_open_flags = cudaIpcMemLazyEnablePeerAccess,
+    .stream_nonblocking = cudaStreamNonBlocking,
     .attr_type_off = offsetof(struct cudaPointerAttributes, type),
     .mem_device = cudaMemoryTypeDevice,
     .mem_kind = SHMI_MEM_CUDA,

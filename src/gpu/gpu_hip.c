@@ -35,6 +35,7 @@ const shmi_gpu_runtime_t shmi_gpu_rt_hip = {
                   [SHMI_GPU_D2H] = hipMemcpyDeviceToHost,
                   [SHMI_GPU_D2D] = hipMemcpyDeviceToDevice},
     .ipc_open_flags = hipIpcMemLazyEnablePeerAccess,
+    .stream_nonblocking = hipStreamNonBlocking,
     .attr_type_off = offsetof(hipPointerAttribute_t, memoryType),
     .mem_device = hipMemoryTypeDevice,
     .mem_kind = SHMI_MEM_ROCM,

@@ -29,6 +29,7 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_mock.h"
 #include "services/cpu_ops.h"
+#include "services/reduce_ops.h"
 #include "services/error.h"
 
 enum { MOCK_MAX_REGIONS = 64, MOCK_MAGIC = 0x6d6f636b };
@@ -248,6 +249,29 @@ static int mock_atomic(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
     return 0;
 }
 
+int shmi_gpu_mock_reduce(void *acc, const void *in, size_t n, shmi_op_t op,
+                         shmi_dtype_t dt)
+{
+    size_t len = n * shmi_dtype_size(dt);
+
+    if (!shmi_reduce_valid(op, dt))
+        return SHMI_ENOTSUP;
+    if (n == 0)
+        return 0;
+    pthread_mutex_lock(&mock_lock);
+    if (!mock_find(acc, len) || !mock_find(in, len)) {
+        pthread_mutex_unlock(&mock_lock);
+        return SHMI_EINVAL;
+    }
+    mock_window(acc, len, PROT_READ | PROT_WRITE);
+    mock_window(in, len, PROT_READ | PROT_WRITE);
+    shmi_reduce_apply(op, dt, acc, in, n);
+    mock_window(acc, len, PROT_NONE);
+    mock_window(in, len, PROT_NONE);
+    pthread_mutex_unlock(&mock_lock);
+    return 0;
+}
+
 int shmi_gpu_mock_dma_view(void *ptr, size_t size, void **view)
 {
     mock_region_t *r;
@@ -303,4 +327,10 @@ const shmi_gpu_ops_t shmi_gpu_mock_ops = {
     .atomic = mock_atomic,
     .is_device = mock_is_device,
     .hmem = mock_hmem,
+    .stream_create = shmi_gpu_mock_stream_create,
+    .stream_destroy = shmi_gpu_mock_stream_destroy,
+    .stream_sync = shmi_gpu_mock_stream_sync,
+    .stream_host = shmi_gpu_mock_stream_host,
+    .stream_copy = shmi_gpu_mock_stream_copy,
+    .stream_reduce = shmi_gpu_mock_stream_reduce,
 };

@@ -19,8 +19,10 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gpu_kernels.h"
 #include "services/error.h"
 
 /* An IPC handle as the runtimes pass it: by value, opaque. */
@@ -41,15 +43,26 @@ typedef struct rt_fns {
     int (*IpcCloseMemHandle)(void *ptr);
     int (*PointerGetAttributes)(void *attributes, const void *ptr);
     const char *(*GetErrorString)(int err);
+    int (*StreamCreateWithFlags)(void **stream, unsigned flags);
+    int (*StreamDestroy)(void *stream);
+    int (*StreamSynchronize)(void *stream);
+    int (*MemcpyAsync)(void *dst, const void *src, size_t size, int kind,
+                       void *stream);
+    int (*StreamAddCallback)(void *stream, void (*cb)(void *, int, void *),
+                             void *arg, unsigned flags);
+    /* Optional (HIP 5.2 has none): StreamAddCallback stands in. */
+    int (*LaunchHostFunc)(void *stream, void (*fn)(void *), void *arg);
 } rt_fns_t;
 
 /* Name (after the prefix) and place of each entry point in rt_fns_t. */
 /* clang-format off */
-#define RT_FN(f) {#f, offsetof(rt_fns_t, f)}
+#define RT_FN(f) {#f, offsetof(rt_fns_t, f), 0}
+#define RT_FN_OPTIONAL(f) {#f, offsetof(rt_fns_t, f), 1}
 /* clang-format on */
 static const struct {
     const char *name;
     size_t off;
+    int optional;
 } rt_fn_names[] = {
     RT_FN(GetDeviceCount),
     RT_FN(SetDevice),
@@ -62,8 +75,15 @@ static const struct {
     RT_FN(IpcCloseMemHandle),
     RT_FN(PointerGetAttributes),
     RT_FN(GetErrorString),
+    RT_FN(StreamCreateWithFlags),
+    RT_FN(StreamDestroy),
+    RT_FN(StreamSynchronize),
+    RT_FN(MemcpyAsync),
+    RT_FN(StreamAddCallback),
+    RT_FN_OPTIONAL(LaunchHostFunc),
 };
 #undef RT_FN
+#undef RT_FN_OPTIONAL
 
 /* The runtime in use: set by the first successful probe. */
 static struct {
@@ -92,6 +112,8 @@ static int rt_load(const shmi_gpu_runtime_t *rt, rt_fns_t *fn)
 
         snprintf(sym, sizeof(sym), "%s%s", rt->prefix, rt_fn_names[i].name);
         f = dlsym(h, sym);
+        if (!f && rt_fn_names[i].optional)
+            continue;
         if (!f) {
             SHMI_LOG(SHMI_LOG_DEBUG, "gpu", "%s: the %s runtime has no %s",
                      rt->name, rt->label, sym);
@@ -220,12 +242,136 @@ static int rt_ipc_close(void *ptr, size_t size)
     return rt_call(cur.fn.IpcCloseMemHandle(ptr), "IpcCloseMemHandle");
 }
 
-static int rt_copy(void *dst, const void *src, size_t len, shmi_gpu_copy_t dir)
+/*
+ * Each thread that calls the runtime has the PE's device current (a new
+ * thread starts on device 0) and its own non-blocking stream for the
+ * synchronous copies. Why not the runtime's plain Memcpy: it runs on the
+ * legacy default stream, which waits for every blocking stream of the
+ * device, and a user's stream may be held by a host function of Weft's
+ * that waits for this very copy (src/core/stream/lane.c): a deadlock. A
+ * non-blocking stream waits for nothing but its own work.
+ */
+static __thread struct {
+    int device;        /* device made current in this thread, -1: none */
+    void *copy_stream; /* for rt_copy */
+} rt_thread = {-1, NULL};
+
+static int rt_thread_ready(void)
 {
+    int ret;
+
     if (!cur.rt)
         return SHMI_ENODEV;
-    return rt_call(cur.fn.Memcpy(dst, src, len, cur.rt->copy_kind[dir]),
-                   "Memcpy");
+    if (cur.device >= 0 && rt_thread.device != cur.device) {
+        if ((ret = rt_call(cur.fn.SetDevice(cur.device), "SetDevice")))
+            return ret;
+        rt_thread.device = cur.device;
+    }
+    return 0;
+}
+
+static int rt_copy(void *dst, const void *src, size_t len, shmi_gpu_copy_t dir)
+{
+    int ret;
+
+    if ((ret = rt_thread_ready()))
+        return ret;
+    if (!rt_thread.copy_stream &&
+        (ret = rt_call(cur.fn.StreamCreateWithFlags(&rt_thread.copy_stream,
+                                                    cur.rt->stream_nonblocking),
+                       "StreamCreateWithFlags")))
+        return ret;
+    ret = rt_call(cur.fn.MemcpyAsync(dst, src, len, cur.rt->copy_kind[dir],
+                                     rt_thread.copy_stream),
+                  "MemcpyAsync");
+    if (ret == 0)
+        ret = rt_call(cur.fn.StreamSynchronize(rt_thread.copy_stream),
+                      "StreamSynchronize");
+    return ret;
+}
+
+/* User streams are non-blocking too (shmemx_stream_create, docs/gpu.md). */
+static int rt_stream_create(void **stream)
+{
+    int ret = rt_thread_ready();
+
+    return ret ? ret
+               : rt_call(cur.fn.StreamCreateWithFlags(
+                             stream, cur.rt->stream_nonblocking),
+                         "StreamCreateWithFlags");
+}
+
+static int rt_stream_destroy(void *stream)
+{
+    int ret = rt_thread_ready();
+
+    return ret ? ret : rt_call(cur.fn.StreamDestroy(stream), "StreamDestroy");
+}
+
+static int rt_stream_sync(void *stream)
+{
+    int ret = rt_thread_ready();
+
+    return ret ? ret
+               : rt_call(cur.fn.StreamSynchronize(stream), "StreamSynchronize");
+}
+
+/* A host function through StreamAddCallback, for runtimes without
+ * LaunchHostFunc (HIP 5.2). */
+typedef struct rt_host_call {
+    void (*fn)(void *);
+    void *arg;
+} rt_host_call_t;
+
+static void rt_host_callback(void *stream, int status, void *arg)
+{
+    rt_host_call_t call = *(rt_host_call_t *)arg;
+
+    (void)stream, (void)status;
+    free(arg);
+    call.fn(call.arg);
+}
+
+static int rt_stream_host(void *stream, void (*fn)(void *), void *arg)
+{
+    rt_host_call_t *call;
+    int ret = rt_thread_ready();
+
+    if (ret)
+        return ret;
+    if (cur.fn.LaunchHostFunc)
+        return rt_call(cur.fn.LaunchHostFunc(stream, fn, arg),
+                       "LaunchHostFunc");
+    if (!(call = malloc(sizeof(*call))))
+        return SHMI_ENOMEM;
+    *call = (rt_host_call_t){fn, arg};
+    ret = rt_call(cur.fn.StreamAddCallback(stream, rt_host_callback, call, 0),
+                  "StreamAddCallback");
+    if (ret)
+        free(call);
+    return ret;
+}
+
+static int rt_stream_copy(void *dst, const void *src, size_t len,
+                          shmi_gpu_copy_t dir, void *stream)
+{
+    int ret = rt_thread_ready();
+
+    return ret ? ret
+               : rt_call(cur.fn.MemcpyAsync(dst, src, len,
+                                            cur.rt->copy_kind[dir], stream),
+                         "MemcpyAsync");
+}
+
+/* The reduction kernels built with the device compiler (gpu_kernels.c). */
+static int rt_stream_reduce(void *acc, const void *in, size_t n, shmi_op_t op,
+                            shmi_dtype_t dt, void *stream)
+{
+    int ret = rt_thread_ready();
+
+    return ret ? ret
+               : shmi_gpu_kernels_reduce(cur.rt->name, acc, in, n, op, dt,
+                                         stream);
 }
 
 /* Host-initiated atomics on device memory need a device kernel (or NIC
@@ -262,6 +408,10 @@ static shmi_gpu_hmem_t rt_hmem(void)
         .ipc_export = rt_ipc_export, .ipc_import = rt_ipc_import,              \
         .ipc_close = rt_ipc_close, .copy = rt_copy, .atomic = rt_atomic,       \
         .is_device = rt_is_device, .hmem = rt_hmem,                            \
+        .stream_create = rt_stream_create,                                     \
+        .stream_destroy = rt_stream_destroy, .stream_sync = rt_stream_sync,    \
+        .stream_host = rt_stream_host, .stream_copy = rt_stream_copy,          \
+        .stream_reduce = rt_stream_reduce,                                     \
     }
 
 #ifdef WEFT_HAVE_CUDA

@@ -33,6 +33,8 @@ typedef struct shmi_gpu_runtime {
     int err_oom;             /* status: out of device memory */
     int copy_kind[3];        /* the memcpy kind of each shmi_gpu_copy_t */
     unsigned ipc_open_flags; /* IpcOpenMemHandle: lazy peer access */
+    unsigned stream_nonblocking; /* StreamCreateWithFlags: no implicit sync
+                                    with the legacy default stream */
     size_t attr_type_off;    /* offset of its memory-type field (an enum) */
     int mem_device;          /* the memory type of device memory */
     shmi_mem_kind_t mem_kind; /* what this runtime's memory is */

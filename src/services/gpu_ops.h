@@ -14,6 +14,7 @@
 #include "services/amo_op.h"
 #include "services/dtype.h"
 #include "services/mem_kind.h"
+#include "services/reduce_ops.h"
 
 /* Direction of a copy, as the runtimes name them. */
 typedef enum shmi_gpu_copy {
@@ -68,6 +69,31 @@ typedef struct shmi_gpu_ops {
 
     /* How a network device must be told about this memory. */
     shmi_gpu_hmem_t (*hmem)(void);
+
+    /*
+     * Streams: the back end's in-order queues of device work (cudaStream_t,
+     * hipStream_t; the mock's host queue with a worker thread), passed as
+     * void *. NULL is the default stream. Work enqueued on a stream starts
+     * after the work enqueued before it has finished; the enqueueing calls
+     * return at once (docs/gpu.md, "Stream-ordered communication").
+     */
+    int (*stream_create)(void **stream);
+    int (*stream_destroy)(void *stream);
+    /* Returns when everything enqueued on stream so far has finished. */
+    int (*stream_sync)(void *stream);
+    /* Enqueues fn(arg). fn must not call the back end itself (CUDA's and
+     * HIP's rule for host functions): it may hand work to a thread that
+     * does, and wait for it. */
+    int (*stream_host)(void *stream, void (*fn)(void *), void *arg);
+    /* Enqueues a copy in direction dir. */
+    int (*stream_copy)(void *dst, const void *src, size_t len,
+                       shmi_gpu_copy_t dir, void *stream);
+    /* Enqueues acc[i] = acc[i] op in[i] for n elements of dt, both arrays
+     * device memory, computed on the device (a kernel). SHMI_ENOTSUP where
+     * the back end has no kernel for (op, dt): long double, or a build
+     * without the device compiler. */
+    int (*stream_reduce)(void *acc, const void *in, size_t n, shmi_op_t op,
+                         shmi_dtype_t dt, void *stream);
 } shmi_gpu_ops_t;
 
 #endif /* SHMI_GPU_OPS_H */

@@ -7,7 +7,8 @@ libweft_internal_la_SOURCES += \
 	src/services/error.c \
 	src/services/env.c \
 	src/services/size_parse.c \
-	src/services/backoff.c
+	src/services/backoff.c \
+	src/services/reduce_ops.c
 noinst_HEADERS += \
 	src/services/dtype.h \
 	src/services/error.h \
@@ -18,5 +19,6 @@ noinst_HEADERS += \
 	src/services/cpu_ops.h \
 	src/services/mem_kind.h \
 	src/services/gpu_ops.h \
+	src/services/reduce_ops.h \
 	src/services/pid_gone.h \
 	src/services/shm_region_name.h

@@ -182,6 +182,62 @@ int FAKE(Memcpy)(void *dst, const void *src, size_t n, int kind)
     return OK;
 }
 
+/* Streams: a token each, and every operation done at once in the calling
+ * thread (in stream order trivially). The CUDA stand-in has LaunchHostFunc;
+ * the HIP one, like HIP 5.2, only StreamAddCallback. */
+static int fake_streams_live;
+
+int FAKE(StreamCreateWithFlags)(void **stream, unsigned flags)
+{
+    if (!stream || flags != 1) /* Weft asks for non-blocking streams */
+        return E_INVAL;
+    *stream = malloc(1);
+    if (!*stream)
+        return E_OOM;
+    fake_streams_live++;
+    return OK;
+}
+
+int FAKE(StreamDestroy)(void *stream)
+{
+    if (!stream || fake_streams_live == 0)
+        return E_INVAL;
+    free(stream);
+    fake_streams_live--;
+    return OK;
+}
+
+int FAKE(StreamSynchronize)(void *stream)
+{
+    (void)stream;
+    return OK;
+}
+
+int FAKE(MemcpyAsync)(void *dst, const void *src, size_t n, int kind,
+                      void *stream)
+{
+    (void)stream;
+    return FAKE(Memcpy)(dst, src, n, kind);
+}
+
+int FAKE(StreamAddCallback)(void *stream, void (*cb)(void *, int, void *),
+                            void *arg, unsigned flags)
+{
+    if (flags != 0)
+        return E_INVAL;
+    cb(stream, OK, arg);
+    return OK;
+}
+
+#ifndef FAKE_RT_HIP
+int FAKE(LaunchHostFunc)(void *stream, void (*fn)(void *), void *arg)
+{
+    (void)stream;
+    fn(arg);
+    return OK;
+}
+#endif
+
 int FAKE(IpcGetMemHandle)(fake_ipc_t *handle, void *ptr)
 {
     fake_ipc_body_t b;

@@ -52,3 +52,18 @@ tests_gpu_fakert_libamdhip64_la_LDFLAGS = -module -avoid-version -shared \
 check_PROGRAMS += tests/gpu/device_amo
 tests_gpu_device_amo_SOURCES = tests/gpu/device_amo.c tests/gpu/gpu_test.h
 tests_gpu_device_amo_LDADD = libweft_internal.la
+# The reduction kernels' loader: names against the embedded images, and a
+# clean error without a device (src/gpu/gpu_kernels.c).
+check_PROGRAMS += tests/gpu/gpu_kernel_names
+tests_gpu_gpu_kernel_names_SOURCES = tests/gpu/gpu_kernel_names.c
+tests_gpu_gpu_kernel_names_LDADD = libweft_internal.la
+# Stream-ordered communication (src/core/stream, docs/gpu.md).
+check_PROGRAMS += tests/gpu/stream_order
+tests_gpu_stream_order_SOURCES = tests/gpu/stream_order.c tests/gpu/gpu_test.h
+tests_gpu_stream_order_LDADD = libweft.la
+check_PROGRAMS += tests/gpu/stream_reduce
+tests_gpu_stream_reduce_SOURCES = tests/gpu/stream_reduce.c tests/gpu/gpu_test.h
+tests_gpu_stream_reduce_LDADD = libweft_internal.la
+check_PROGRAMS += tests/gpu/stream_bad
+tests_gpu_stream_bad_SOURCES = tests/gpu/stream_bad.c
+tests_gpu_stream_bad_LDADD = libweft.la

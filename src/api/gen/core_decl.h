@@ -80,4 +80,21 @@ void shmi_set_lock(long *lock);
 void shmi_clear_lock(long *lock);
 int shmi_test_lock(long *lock);
 
+/* Stream-ordered communication on device streams */
+int shmix_stream_create(void **stream);
+int shmix_stream_destroy(void *stream);
+int shmix_stream_synchronize(void *stream);
+int shmix_memcpy_on_stream(void *dest, const void *source, size_t nbytes, void *stream);
+int shmix_host_func_on_stream(void *stream, shmemx_host_fn_t fn, void *arg);
+void shmix_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe, void *stream);
+void shmix_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe, void *stream);
+void shmix_putmem_signal_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, void *stream);
+void shmix_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, void *stream);
+void shmix_quiet_on_stream(void *stream);
+void shmix_barrier_all_on_stream(void *stream);
+int shmix_team_sync_on_stream(shmem_team_t team, void *stream);
+int shmix_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, void *stream);
+int shmix_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, void *stream);
+int shmix_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, void *stream);
+
 #endif /* SHMI_API_CORE_DECL_H */

@@ -12,7 +12,8 @@ libweft_internal_la_SOURCES += \
 	src/api/gen/sync.c \
 	src/api/gen/coll.c \
 	src/api/gen/coll_deprecated.c \
-	src/api/gen/order.c
+	src/api/gen/order.c \
+	src/api/gen/stream.c
 noinst_HEADERS += src/api/gen/core_decl.h
 
 # The parts of shmem.h and pshmem.h, installed next to them.
@@ -56,4 +57,5 @@ pshmemparts_HEADERS = \
 	include/pshmem/rma_strided.h \
 	include/pshmem/setup.h \
 	include/pshmem/signal.h \
+	include/pshmem/stream.h \
 	include/pshmem/sync.h

@@ -72,6 +72,7 @@ _Static_assert(SHMI_SIG_KINDS <= 4, "struct shmem_impl_team op_count");
 
 typedef struct shmi_coll_slot {
     uint64_t bar[SHMI_COLL_ROUNDS]; /* dissemination barrier, per round */
+    uint64_t ctx_bar; /* arrivals of shmi_coll_ctx_sync (ctx_sync.c) */
     uint64_t sig[2][SHMI_SIG_KINDS]
                 [SHMI_COLL_ROUNDS]; /* [parity][kind][round] */
     unsigned char buf[2][SHMI_COLL_ROUNDS]
@@ -117,6 +118,59 @@ void shmi_coll_state_finalize(void);
 
 /* The slots; symmetric (same offset on every PE). coll_state.c */
 shmi_coll_slot_t *shmi_coll_slot(int slot);
+
+/*
+ * A barrier over team t (shmem_team_sync semantics) through context ctx,
+ * for threads of the runtime that synchronise beside the program's own
+ * collectives (the stream lanes, src/core/stream): it uses only the
+ * slot's ctx_bar word, never the flags and buffers the team's collectives
+ * use. Each member adds one to ctx_bar of every other member and waits for
+ * its own to count n - 1 arrivals more than at its previous call. Members
+ * call it on a team in the same order, as for any collective. ctx_sync.c
+ */
+void shmi_coll_ctx_sync(const char *routine, struct shmem_impl_team *t,
+                        shmem_ctx_t ctx);
+/* Forgets the arrivals counted on slot (its team is made anew). */
+void shmi_coll_ctx_sync_reset(int slot);
+
+/*
+ * Where a collective on device buffers runs (reduce_device.c): the context
+ * of its RMA, a device stream of its own for its kernels, device scratch
+ * kept between calls, and how it synchronises: through the team's own
+ * barrier (the program's thread) or shmi_coll_ctx_sync (a stream lane,
+ * src/core/stream, beside the program's collectives).
+ */
+typedef struct shmi_coll_exec {
+    shmem_ctx_t ctx;
+    void *work_stream; /* NULL until first needed (the program's thread) */
+    void *scratch;
+    size_t scratch_size;
+    int lane; /* 1: synchronise with shmi_coll_ctx_sync */
+} shmi_coll_exec_t;
+
+/* The program thread's exec (thread-local; SHMEM_CTX_DEFAULT). */
+shmi_coll_exec_t *shmi_coll_exec_self(void);
+/* Device scratch of exec of at least size bytes (grown on demand). */
+void *shmi_coll_exec_scratch(const char *routine, shmi_coll_exec_t *x,
+                             size_t size);
+/* The barrier exec uses over team t. */
+void shmi_coll_exec_sync(const char *routine, shmi_coll_exec_t *x,
+                         struct shmem_impl_team *t);
+
+/* 1 when a reduction of nbytes from src to dest runs on the GPU: both in
+ * the device heap (so alike on every PE), SHMEM_DEVICE_REDUCE=gpu and a
+ * back-end kernel for (op, dt). */
+int shmi_coll_reduce_device_ok(const void *dest, const void *src,
+                               size_t nbytes, shmi_dtype_t dt, shmi_op_t op);
+/* The reduction on the GPU (reduce_device.c): each PE reads every other
+ * member's source into device memory and combines it with the back end's
+ * kernel; no host buffer, no host arithmetic. Where the back end has no
+ * kernel for (op, dt), or SHMEM_DEVICE_REDUCE=host, the same reads go to
+ * host memory and the host combines them (the stream lanes' only path). */
+void shmi_coll_reduce_device(const char *routine, shmi_coll_exec_t *x,
+                             struct shmem_impl_team *t, void *dest,
+                             const void *src, size_t nelems, shmi_dtype_t dt,
+                             shmi_op_t op);
 
 /* Zeroes slot's state on this PE (before the team is first used). */
 void shmi_coll_slot_reset(int slot);
@@ -250,13 +304,5 @@ void shmi_coll_reduce(struct shmem_impl_team *t, void *dest, const void *src,
 void shmi_coll_scan(struct shmem_impl_team *t, void *dest, const void *src,
                     size_t nelems, shmi_dtype_t dt, shmi_op_t op,
                     int exclusive);
-
-/* acc[i] = acc[i] op in[i] for n elements of dt. reduce_ops.c */
-void shmi_reduce_apply(shmi_op_t op, shmi_dtype_t dt, void *acc, const void *in,
-                       size_t n);
-/* 1 when op is defined on dt by the specification's reduction tables. */
-int shmi_reduce_valid(shmi_op_t op, shmi_dtype_t dt);
-/* Writes the identity of op for dt into n elements of out (exscan's PE 0). */
-void shmi_reduce_identity(shmi_op_t op, shmi_dtype_t dt, void *out, size_t n);
 
 #endif /* SHMI_COLL_H */

@@ -3,6 +3,8 @@ libweft_internal_la_SOURCES += \
 	src/core/team/team.c \
 	src/core/team/team_topo.c \
 	src/core/coll/coll_state.c \
+	src/core/coll/ctx_sync.c \
+	src/core/coll/reduce_device.c \
 	src/core/coll/watch.c \
 	src/core/coll/coll_api.c \
 	src/core/coll/barrier.c \
@@ -10,7 +12,6 @@ libweft_internal_la_SOURCES += \
 	src/core/coll/gather.c \
 	src/core/coll/reduce.c \
 	src/core/coll/reduce_slices.c \
-	src/core/coll/reduce_ops.c \
 	src/core/lock.c
 noinst_HEADERS += \
 	src/core/team/team.h \

@@ -93,6 +93,7 @@ void shmi_coll_slot_reset(int slot)
     memset(&shmi_coll_slots[slot], 0, sizeof(shmi_coll_slots[slot]));
     memset(shmi_coll_taken[slot], 0, sizeof(shmi_coll_taken[slot]));
     shmi_watch_slot_reset(slot);
+    shmi_coll_ctx_sync_reset(slot);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

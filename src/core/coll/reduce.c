@@ -204,6 +204,11 @@ void shmi_coll_reduce(struct shmem_impl_team *t, void *dest, const void *src,
         shmi_coll_copy(dest, src, nelems * esz);
         return;
     }
+    if (shmi_coll_reduce_device_ok(dest, src, nelems * esz, dt, op)) {
+        shmi_coll_reduce_device(shmi_coll_routine(), shmi_coll_exec_self(), t,
+                                dest, src, nelems, dt, op);
+        return;
+    }
     switch (shmi_reduce_use_slices(dest, src, nelems * esz)) {
     case 1:
         shmi_coll_reduce_slices(t, dest, src, nelems, dt, op);

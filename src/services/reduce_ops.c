@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/coll/coll.h"
+#include "services/reduce_ops.h"
 
 #define SHMI_KERNEL(NAME, T, EXPR)                                             \
     static void NAME(void *accv, const void *inv, size_t n)                    \

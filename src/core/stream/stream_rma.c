@@ -1,0 +1,316 @@
+/*
+ * Stream-ordered RMA, signals and quiet (stream.h), and the helpers that
+ * create, synchronise and feed streams through the device back end, for
+ * programs (and tests) that have no GPU runtime of their own to call: on
+ * cuda and hip they are the runtime's streams, on the mock its in-order
+ * host queues.
+ *
+ * Every buffer of a stream-ordered routine is device memory: symmetric
+ * addresses in the device heap, local buffers anywhere the back end's
+ * copies reach (its own allocations, or an imported peer heap).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/gen/core_decl.h"
+#include "core/core_api.h"
+#include "core/device_mem.h"
+#include "core/heap/device_heap.h"
+#include "core/init.h"
+#include "core/segment.h"
+#include "core/state.h"
+#include "core/stream/stream.h"
+#include "services/env.h"
+#include "services/error.h"
+
+typedef struct rma_args {
+    const char *routine;
+    void *dest;
+    const void *src;
+    size_t nbytes;
+    uint64_t *sig;
+    uint64_t signal;
+    int sig_op;
+    int cmp;
+    int pe;
+} rma_args_t;
+
+static void check_pe(const char *routine, int pe)
+{
+    if (pe < 0 || pe >= shmi_n_pes_fast())
+        SHMI_FATAL("%s: PE %d: target PE %d is outside 0..%d", routine,
+                   shmi_my_pe_fast(), pe, shmi_n_pes_fast() - 1);
+}
+
+/* Fatal unless [p, p+len) lies in the device heap. */
+static void need_device_heap(const char *routine, const char *what,
+                             const void *p, size_t len)
+{
+    size_t off;
+
+    if (shmi_seg_lookup(p, len ? len : 1, &off) != SHMI_SEG_DEVICE)
+        SHMI_FATAL("%s: PE %d: %s %p is not in the device heap; a "
+                   "stream-ordered routine needs symmetric device memory "
+                   "(shmemx_malloc_device)",
+                   routine, shmi_my_pe_fast(), what, p);
+}
+
+/*
+ * Where the back end's copy on the stream reaches sym (device heap) of pe
+ * directly: the own heap, or an IPC mapping of a PE whose host heap is
+ * mapped here too (the device transport's IPC route, docs/gpu.md). NULL:
+ * the operation goes through the stream's lane.
+ */
+static char *direct_ptr(const void *sym, int pe)
+{
+    size_t off;
+
+    if (pe == shmi_my_pe_fast())
+        return (char *)sym;
+    if (strcmp(shmi_env.DEVICE_SERVICE, "all") == 0 ||
+        !shmi_seg_peer_ptr(pe, SHMI_SEG_HEAP, 0) ||
+        shmi_seg_lookup(sym, 1, &off) != SHMI_SEG_DEVICE)
+        return NULL;
+    return shmi_device_peer_ptr(pe, off);
+}
+
+static rma_args_t *args_new(rma_args_t a)
+{
+    rma_args_t *p = malloc(sizeof(*p));
+
+    if (p)
+        *p = a;
+    return p;
+}
+
+static void stream_copy(const char *routine, void *dst, const void *src,
+                        size_t len, void *stream)
+{
+    int ret = shmi_stream_backend(routine)->stream_copy(dst, src, len,
+                                                        SHMI_GPU_D2D, stream);
+
+    if (ret != 0)
+        shmi_device_fail(routine, shmi_my_pe_fast(), ret);
+}
+
+/* ---- what the lanes run ---- */
+
+static void run_put(shmi_coll_exec_t *x, void *arg)
+{
+    rma_args_t *a = arg;
+
+    shmi_put(a->routine, x->ctx, a->dest, a->src, a->nbytes, a->pe);
+    shmi_ctx_quiet(x->ctx);
+}
+
+static void run_get(shmi_coll_exec_t *x, void *arg)
+{
+    rma_args_t *a = arg;
+
+    shmi_get(a->routine, x->ctx, a->dest, a->src, a->nbytes, a->pe);
+}
+
+static void run_put_signal(shmi_coll_exec_t *x, void *arg)
+{
+    rma_args_t *a = arg;
+
+    shmi_put_signal(a->routine, x->ctx, a->dest, a->src, a->nbytes, a->sig,
+                    a->signal, a->sig_op, a->pe, 0);
+    shmi_ctx_quiet(x->ctx);
+}
+
+/* The signal alone, after a put done on the stream itself. */
+static void run_signal(shmi_coll_exec_t *x, void *arg)
+{
+    rma_args_t *a = arg;
+    shmi_amo_op_t op = a->sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD
+                                                     : SHMI_AMO_SET;
+
+    shmi_amo(a->routine, x->ctx, op, SHMI_DT_UINT64, a->sig, &a->signal, NULL,
+             NULL, a->pe);
+    shmi_ctx_quiet(x->ctx);
+}
+
+static void run_signal_wait(shmi_coll_exec_t *x, void *arg)
+{
+    rma_args_t *a = arg;
+
+    (void)x;
+    shmi_device_signal_wait(a->routine, a->sig, a->cmp, a->signal);
+}
+
+static void run_quiet(shmi_coll_exec_t *x, void *arg)
+{
+    (void)arg;
+    shmi_ctx_quiet(x->ctx);
+}
+
+/* ---- the routines ---- */
+
+void shmix_putmem_on_stream(void *dest, const void *source, size_t nelems,
+                            int pe, void *stream)
+{
+    const char *routine = "shmemx_putmem_on_stream";
+    char *direct;
+
+    shmi_require_init(routine);
+    check_pe(routine, pe);
+    need_device_heap(routine, "dest", dest, nelems);
+    shmi_stream_need_device(routine, "source", source, nelems);
+    if (nelems == 0)
+        return;
+    if ((direct = direct_ptr(dest, pe)))
+        stream_copy(routine, direct, source, nelems, stream);
+    else
+        shmi_stream_enqueue(routine, stream, run_put,
+                            args_new((rma_args_t){.routine = routine,
+                                                  .dest = dest,
+                                                  .src = source,
+                                                  .nbytes = nelems,
+                                                  .pe = pe}));
+}
+
+void shmix_getmem_on_stream(void *dest, const void *source, size_t nelems,
+                            int pe, void *stream)
+{
+    const char *routine = "shmemx_getmem_on_stream";
+    char *direct;
+
+    shmi_require_init(routine);
+    check_pe(routine, pe);
+    need_device_heap(routine, "source", source, nelems);
+    shmi_stream_need_device(routine, "dest", dest, nelems);
+    if (nelems == 0)
+        return;
+    if ((direct = direct_ptr(source, pe)))
+        stream_copy(routine, dest, direct, nelems, stream);
+    else
+        shmi_stream_enqueue(routine, stream, run_get,
+                            args_new((rma_args_t){.routine = routine,
+                                                  .dest = dest,
+                                                  .src = source,
+                                                  .nbytes = nelems,
+                                                  .pe = pe}));
+}
+
+void shmix_putmem_signal_on_stream(void *dest, const void *source,
+                                   size_t nelems, uint64_t *sig_addr,
+                                   uint64_t signal, int sig_op, int pe,
+                                   void *stream)
+{
+    const char *routine = "shmemx_putmem_signal_on_stream";
+    rma_args_t a = {.routine = routine, .dest = dest, .src = source,
+                    .nbytes = nelems, .sig = sig_addr, .signal = signal,
+                    .sig_op = sig_op, .pe = pe};
+    char *direct;
+
+    shmi_require_init(routine);
+    check_pe(routine, pe);
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        SHMI_FATAL("%s: PE %d: sig_op %d is neither SHMEM_SIGNAL_SET nor "
+                   "SHMEM_SIGNAL_ADD",
+                   routine, shmi_my_pe_fast(), sig_op);
+    need_device_heap(routine, "dest", dest, nelems);
+    need_device_heap(routine, "sig_addr", sig_addr, sizeof(*sig_addr));
+    shmi_stream_need_device(routine, "source", source, nelems);
+    if (nelems > 0 && (direct = direct_ptr(dest, pe))) {
+        /* The stream orders the signal after the copy. */
+        stream_copy(routine, direct, source, nelems, stream);
+        shmi_stream_enqueue(routine, stream, run_signal, args_new(a));
+    } else {
+        shmi_stream_enqueue(routine, stream, run_put_signal, args_new(a));
+    }
+}
+
+void shmix_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
+                                       uint64_t cmp_value, void *stream)
+{
+    const char *routine = "shmemx_signal_wait_until_on_stream";
+
+    shmi_require_init(routine);
+    need_device_heap(routine, "sig_addr", sig_addr, sizeof(*sig_addr));
+    if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
+        SHMI_FATAL("%s: PE %d: cmp %d is not a SHMEM_CMP_ constant", routine,
+                   shmi_my_pe_fast(), cmp);
+    shmi_stream_enqueue(routine, stream, run_signal_wait,
+                        args_new((rma_args_t){.routine = routine,
+                                              .sig = sig_addr,
+                                              .cmp = cmp,
+                                              .signal = cmp_value}));
+}
+
+void shmix_quiet_on_stream(void *stream)
+{
+    const char *routine = "shmemx_quiet_on_stream";
+
+    shmi_require_init(routine);
+    shmi_stream_enqueue(routine, stream, run_quiet,
+                        args_new((rma_args_t){.routine = routine}));
+}
+
+/* ---- streams of the back end ---- */
+
+int shmix_stream_create(void **stream)
+{
+    const char *routine = "shmemx_stream_create";
+
+    shmi_require_init(routine);
+    if (!stream)
+        SHMI_FATAL("%s: PE %d: stream is NULL", routine, shmi_my_pe_fast());
+    return shmi_stream_backend(routine)->stream_create(stream) ? -1 : 0;
+}
+
+int shmix_stream_destroy(void *stream)
+{
+    const char *routine = "shmemx_stream_destroy";
+
+    shmi_require_init(routine);
+    return shmi_stream_backend(routine)->stream_destroy(stream) ? -1 : 0;
+}
+
+int shmix_stream_synchronize(void *stream)
+{
+    const char *routine = "shmemx_stream_synchronize";
+
+    shmi_require_init(routine);
+    return shmi_stream_backend(routine)->stream_sync(stream) ? -1 : 0;
+}
+
+int shmix_memcpy_on_stream(void *dest, const void *source, size_t nbytes,
+                           void *stream)
+{
+    const char *routine = "shmemx_memcpy_on_stream";
+    const shmi_gpu_ops_t *g;
+    int dd, sd;
+
+    shmi_require_init(routine);
+    g = shmi_stream_backend(routine);
+    if (nbytes == 0)
+        return 0;
+    dd = shmi_device_touches(dest, nbytes);
+    sd = shmi_device_touches(source, nbytes);
+    if (!dd && !sd)
+        SHMI_FATAL("%s: PE %d: neither dest %p nor source %p is device "
+                   "memory",
+                   routine, shmi_my_pe_fast(), dest, source);
+    return g->stream_copy(dest, source, nbytes,
+                          dd && sd ? SHMI_GPU_D2D
+                          : dd     ? SHMI_GPU_H2D
+                                   : SHMI_GPU_D2H,
+                          stream)
+               ? -1
+               : 0;
+}
+
+int shmix_host_func_on_stream(void *stream, shmemx_host_fn_t fn, void *arg)
+{
+    const char *routine = "shmemx_host_func_on_stream";
+
+    shmi_require_init(routine);
+    if (!fn)
+        SHMI_FATAL("%s: PE %d: fn is NULL", routine, shmi_my_pe_fast());
+    return shmi_stream_backend(routine)->stream_host(stream, fn, arg) ? -1
+                                                                        : 0;
+}
