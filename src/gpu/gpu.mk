@@ -29,6 +29,8 @@ bench_gpu_device_bw_LDADD = libweft_internal.la
 noinst_PROGRAMS += bench/gpu/stream_bench
 bench_gpu_stream_bench_SOURCES = bench/gpu/stream_bench.c
 bench_gpu_stream_bench_LDADD = libweft.la
+# One table (and CSV, plot) of stream_bench with both reduction paths.
+dist_noinst_SCRIPTS += bench/gpu/compare_gpu
 # The cuda and hip back ends: one runtime-API back end, gpu_runtime.c,
 # driven by the tables gpu_cuda.c and gpu_hip.c (convenience libraries above).
 libweft_internal_la_SOURCES += src/gpu/gpu_runtime.c

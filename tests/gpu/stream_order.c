@@ -204,14 +204,28 @@ int main(void)
                   s);
 
     CHECK(shmemx_stream_synchronize(s) == 0);
+    /* Destroying a stream with work still on it, and finalizing with work
+     * on another: both wait for the work (no crash, no hang). */
+    CHECK(shmemx_host_func_on_stream(s, slow_host, (void *)(intptr_t)50) ==
+          0);
+    shmemx_putmem_on_stream(dst, src, 4096, right, s);
+    shmemx_barrier_all_on_stream(s);
     CHECK(shmemx_stream_destroy(s) == 0);
+    {
+        void *s2;
+
+        CHECK(shmemx_stream_create(&s2) == 0);
+        CHECK(shmemx_host_func_on_stream(s2, slow_host,
+                                         (void *)(intptr_t)50) == 0);
+        shmemx_putmem_on_stream(dst, src, 4096, right, s2);
+        shmemx_barrier_all_on_stream(s2);
+    }
     free(host);
     shmem_free(sig);
     shmem_free(coll_dst);
     shmem_free(coll_src);
     shmem_free(bigdst);
     shmem_free(big);
-    shmem_free(dst);
-    shmem_free(src);
+    /* dst and src stay: s2's put may still use them until finalize. */
     return check_pes_end("stream_order");
 }

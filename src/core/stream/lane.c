@@ -43,6 +43,7 @@ struct shmi_stream_lane {
     pthread_cond_t posted; /* a job was posted, or stop */
     pthread_cond_t ran;    /* a job finished */
     lane_job_t *head, *tail;
+    unsigned long pending; /* enqueued host functions not yet returned */
     int stop;
     int started;
     shmi_coll_exec_t exec;
@@ -170,6 +171,8 @@ static void lane_host_fn(void *arg)
     pthread_cond_signal(&l->posted);
     while (!c->job.done)
         pthread_cond_wait(&l->ran, &l->lock);
+    l->pending--;
+    pthread_cond_broadcast(&l->ran);
     pthread_mutex_unlock(&l->lock);
     free(c);
 }
@@ -186,11 +189,54 @@ void shmi_stream_enqueue(const char *routine, void *stream,
     c->lane = lane_of(routine, stream);
     c->job.run = run;
     c->job.arg = arg;
+    pthread_mutex_lock(&c->lane->lock);
+    c->lane->pending++;
+    pthread_mutex_unlock(&c->lane->lock);
     if ((ret = g->stream_host(stream, lane_host_fn, c)) != 0) {
+        pthread_mutex_lock(&c->lane->lock);
+        c->lane->pending--;
+        pthread_mutex_unlock(&c->lane->lock);
         free(c);
         free(arg);
         shmi_device_fail(routine, shmi_my_pe_fast(), ret);
     }
+}
+
+/* Waits until every host function enqueued for l has returned (the
+ * stream's earlier work runs to its end first; the stream itself is not
+ * touched: the program may have destroyed it), then stops the lane. */
+static void lane_stop(const shmi_gpu_ops_t *g, shmi_stream_lane_t *l)
+{
+    pthread_mutex_lock(&l->lock);
+    while (l->pending > 0)
+        pthread_cond_wait(&l->ran, &l->lock);
+    l->stop = 1;
+    pthread_cond_signal(&l->posted);
+    pthread_mutex_unlock(&l->lock);
+    pthread_join(l->thread, NULL);
+    g->stream_destroy(l->exec.work_stream);
+    if (l->exec.scratch)
+        g->free(l->exec.scratch);
+    shmi_ctx_private_free(l->exec.ctx);
+    pthread_mutex_destroy(&l->lock);
+    pthread_cond_destroy(&l->posted);
+    pthread_cond_destroy(&l->ran);
+    free(l);
+}
+
+void shmi_stream_forget(void *stream)
+{
+    const shmi_gpu_ops_t *g = shmi_device_backend();
+
+    pthread_mutex_lock(&lanes.lock);
+    for (int i = 0; i < lanes.n; i++) {
+        if (lanes.lane[i]->stream != stream)
+            continue;
+        lane_stop(g, lanes.lane[i]);
+        lanes.lane[i] = lanes.lane[--lanes.n];
+        break;
+    }
+    pthread_mutex_unlock(&lanes.lock);
 }
 
 void shmi_stream_finalize(void)
@@ -198,26 +244,8 @@ void shmi_stream_finalize(void)
     const shmi_gpu_ops_t *g = shmi_device_backend();
 
     pthread_mutex_lock(&lanes.lock);
-    for (int i = 0; i < lanes.n; i++) {
-        shmi_stream_lane_t *l = lanes.lane[i];
-
-        /* What the program enqueued and did not wait for still runs. */
-        g->stream_sync(l->stream);
-        pthread_mutex_lock(&l->lock);
-        l->stop = 1;
-        pthread_cond_signal(&l->posted);
-        pthread_mutex_unlock(&l->lock);
-        pthread_join(l->thread, NULL);
-        g->stream_destroy(l->exec.work_stream);
-        if (l->exec.scratch)
-            g->free(l->exec.scratch);
-        shmi_ctx_private_free(l->exec.ctx);
-        pthread_mutex_destroy(&l->lock);
-        pthread_cond_destroy(&l->posted);
-        pthread_cond_destroy(&l->ran);
-        free(l);
-        lanes.lane[i] = NULL;
-    }
+    for (int i = 0; i < lanes.n; i++)
+        lane_stop(g, lanes.lane[i]);
     lanes.n = 0;
     pthread_mutex_unlock(&lanes.lock);
 }

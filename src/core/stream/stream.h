@@ -43,9 +43,13 @@ const shmi_gpu_ops_t *shmi_stream_backend(const char *routine);
 void shmi_stream_enqueue(const char *routine, void *stream,
                          shmi_stream_fn_t run, void *arg);
 
-/* Stops every lane after synchronising its stream (shmem_finalize, before
- * its barrier). */
+/* Stops every lane once the host functions enqueued for it have returned
+ * (shmem_finalize, before its barrier). */
 void shmi_stream_finalize(void);
+
+/* Stops the lane of stream, if any, the same way (before the stream is
+ * destroyed: shmemx_stream_destroy). */
+void shmi_stream_forget(void *stream);
 
 /* Fatal unless [p, p+len) is device memory; what names the argument. */
 void shmi_stream_need_device(const char *routine, const char *what,

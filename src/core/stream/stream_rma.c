@@ -265,9 +265,12 @@ int shmix_stream_create(void **stream)
 int shmix_stream_destroy(void *stream)
 {
     const char *routine = "shmemx_stream_destroy";
+    const shmi_gpu_ops_t *g;
 
     shmi_require_init(routine);
-    return shmi_stream_backend(routine)->stream_destroy(stream) ? -1 : 0;
+    g = shmi_stream_backend(routine);
+    shmi_stream_forget(stream);
+    return g->stream_destroy(stream) ? -1 : 0;
 }
 
 int shmix_stream_synchronize(void *stream)
