@@ -249,9 +249,17 @@ static int mock_atomic(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
     return 0;
 }
 
+static unsigned long mock_reduce_calls;
+
+unsigned long shmi_gpu_mock_reduce_count(void)
+{
+    return __atomic_load_n(&mock_reduce_calls, __ATOMIC_RELAXED);
+}
+
 int shmi_gpu_mock_reduce(void *acc, const void *in, size_t n, shmi_op_t op,
                          shmi_dtype_t dt)
 {
+    __atomic_add_fetch(&mock_reduce_calls, 1, __ATOMIC_RELAXED);
     size_t len = n * shmi_dtype_size(dt);
 
     if (!shmi_reduce_valid(op, dt))

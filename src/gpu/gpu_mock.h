@@ -20,6 +20,8 @@ int shmi_gpu_mock_dma_view(void *ptr, size_t size, void **view);
  * run by the CPU now (the stream worker calls it in stream order). */
 int shmi_gpu_mock_reduce(void *acc, const void *in, size_t n, shmi_op_t op,
                          shmi_dtype_t dt);
+/* Kernels run so far in this process (tests: which path a reduction took). */
+unsigned long shmi_gpu_mock_reduce_count(void);
 
 /* In-order streams (gpu_mock_stream.c): shmi_gpu_ops_t's stream members. */
 int shmi_gpu_mock_stream_create(void **stream);

@@ -19,6 +19,7 @@
 #include <shmemx.h>
 
 #include "core/core_api.h"
+#include "gpu/gpu_mock.h"
 #include "services/dtype.h"
 #include "services/reduce_ops.h"
 #include "tests/gpu/gpu_test.h"
@@ -109,6 +110,9 @@ int main(void)
     unsigned char *src, *dst, *h, *want, *tmp;
     shmem_team_t team_even;
     size_t maxb = NELEMS * 32;
+    unsigned long kernels;
+    const char *ek = getenv("GT_EXPECT_KERNELS");
+    int expect_kernels = ek ? atoi(ek) : -1;
     void *s;
 
     shmem_init();
@@ -153,6 +157,7 @@ int main(void)
                 CHECK(shmemx_memcpy_on_stream(src, h, nb, s) == 0);
                 CHECK(shmemx_stream_synchronize(s) == 0);
                 shmem_barrier_all();
+                kernels = shmi_gpu_mock_reduce_count();
                 if (mode == 0)
                     ret = shmi_team_reduce("stream_reduce", team, out, src,
                                            NELEMS, (shmi_dtype_t)dt,
@@ -164,6 +169,14 @@ int main(void)
                 CHECK(ret == 0);
                 CHECK(shmemx_memcpy_on_stream(h, out, nb, s) == 0);
                 CHECK(shmemx_stream_synchronize(s) == 0);
+                /* GT_EXPECT_KERNELS=1: the mock's kernel combined the
+                 * data (the GPU path); =0: it was never called. */
+                if (expect_kernels >= 0 && (mode != 3 || neven > 1))
+                    CHECK_MSG((shmi_gpu_mock_reduce_count() > kernels) ==
+                                  expect_kernels,
+                              "%s %s mode %d: %s the device kernel",
+                              shmi_dtype_table[dt].name, op_name[op], mode,
+                              expect_kernels ? "did not use" : "used");
                 expect((shmi_op_t)op, (shmi_dtype_t)dt,
                        mode == 3 ? even : world, mode == 3 ? neven : n, want,
                        tmp, NELEMS);
