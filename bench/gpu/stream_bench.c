@@ -160,16 +160,18 @@ int main(int argc, char **argv)
         printf(csv ? "bytes,put_us,put_st_us,get_us,get_st_us,put_MBs,"
                      "put_st_MBs,red_us,red_st_us,red_GBs\n"
                    : "%10s %9s %9s %9s %9s %10s %10s %10s %10s %8s\n",
-               "bytes", "put_us", "put_st_us", "get_us", "get_st_us",
-               "put_MBs", "put_st_MBs", "red_us", "red_st_us", "red_GBs");
+               "bytes", "put_us", "put_st_us", "get_us", "get_st_us", "put_MBs",
+               "put_st_MBs", "red_us", "red_st_us", "red_GBs");
     }
     for (size_t n = 8; n <= max; n *= 4) {
-        double pb = rma_blocking(PUT, b, a, n), ps = rma_stream(PUT, b, a, n, s);
-        double gb = rma_blocking(GET, b, a, n), gs = rma_stream(GET, b, a, n, s);
-        double rb = reduce_time((double *)b, (double *)a, n / sizeof(double),
-                                s, 0);
-        double rs = reduce_time((double *)b, (double *)a, n / sizeof(double),
-                                s, 1);
+        double pb = rma_blocking(PUT, b, a, n),
+               ps = rma_stream(PUT, b, a, n, s);
+        double gb = rma_blocking(GET, b, a, n),
+               gs = rma_stream(GET, b, a, n, s);
+        double rb =
+            reduce_time((double *)b, (double *)a, n / sizeof(double), s, 0);
+        double rs =
+            reduce_time((double *)b, (double *)a, n / sizeof(double), s, 1);
 
         if (shmem_my_pe() != 0)
             continue;

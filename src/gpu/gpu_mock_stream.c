@@ -190,16 +190,17 @@ int shmi_gpu_mock_stream_destroy(void *stream)
 
 int shmi_gpu_mock_stream_host(void *stream, void (*fn)(void *), void *arg)
 {
-    return stream_push(stream, (mock_item_t){.kind = ITEM_HOST, .fn = fn,
-                                             .arg = arg});
+    return stream_push(stream,
+                       (mock_item_t){.kind = ITEM_HOST, .fn = fn, .arg = arg});
 }
 
 int shmi_gpu_mock_stream_copy(void *dst, const void *src, size_t len,
                               shmi_gpu_copy_t dir, void *stream)
 {
-    return stream_push(stream, (mock_item_t){.kind = ITEM_COPY, .dst = dst,
-                                             .src = src, .len = len,
-                                             .dir = dir});
+    return stream_push(
+        stream,
+        (mock_item_t){
+            .kind = ITEM_COPY, .dst = dst, .src = src, .len = len, .dir = dir});
 }
 
 int shmi_gpu_mock_stream_reduce(void *acc, const void *in, size_t n,
@@ -209,7 +210,10 @@ int shmi_gpu_mock_stream_reduce(void *acc, const void *in, size_t n,
         return SHMI_ENOTSUP;
     if (n == 0) /* the caller asks whether the kernel exists */
         return 0;
-    return stream_push(stream, (mock_item_t){.kind = ITEM_REDUCE, .dst = acc,
-                                             .src = in, .len = n, .op = op,
+    return stream_push(stream, (mock_item_t){.kind = ITEM_REDUCE,
+                                             .dst = acc,
+                                             .src = in,
+                                             .len = n,
+                                             .op = op,
                                              .dt = dt});
 }

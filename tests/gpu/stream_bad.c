@@ -47,8 +47,7 @@ int main(int argc, char **argv)
     else if (strcmp(what, "pe") == 0)
         shmemx_getmem_on_stream(dev, dev, 64, shmem_n_pes(), NULL);
     else if (strcmp(what, "coll") == 0)
-        shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, host_sym, dev, 64,
-                                     NULL);
+        shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, host_sym, dev, 64, NULL);
     shmemx_stream_synchronize(NULL);
     shmem_finalize();
     return 0;

@@ -100,8 +100,7 @@ int main(void)
      * after it must carry the copied data, and the calls return first. */
     gt_fill(host, 4096, me, 1);
     slept = 0;
-    CHECK(shmemx_host_func_on_stream(s, slow_host, (void *)(intptr_t)300) ==
-          0);
+    CHECK(shmemx_host_func_on_stream(s, slow_host, (void *)(intptr_t)300) == 0);
     CHECK(shmemx_memcpy_on_stream(src, host, 4096, s) == 0);
     shmemx_putmem_on_stream(dst, src, 4096, right, s);
     /* (The stand-in runtime of tests/gpu/fake_runtime.c runs stream work
@@ -123,10 +122,9 @@ int main(void)
      * (round 3). */
     fill_dev(big, BIG, me, 2, s);
     shmem_barrier_all();
-    CHECK(shmemx_host_func_on_stream(s, slow_host, (void *)(intptr_t)20) ==
-          0);
-    shmemx_putmem_signal_on_stream(bigdst, big, BIG, sig, 1,
-                                   SHMEM_SIGNAL_SET, right, s);
+    CHECK(shmemx_host_func_on_stream(s, slow_host, (void *)(intptr_t)20) == 0);
+    shmemx_putmem_signal_on_stream(bigdst, big, BIG, sig, 1, SHMEM_SIGNAL_SET,
+                                   right, s);
     shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1);
     {
         unsigned char *h = host;
@@ -139,8 +137,8 @@ int main(void)
     shmem_barrier_all();
     fill_dev(big, BIG, me, 3, s);
     shmem_barrier_all();
-    shmemx_putmem_signal_on_stream(bigdst, big, BIG, sig2, 5,
-                                   SHMEM_SIGNAL_ADD, right, s);
+    shmemx_putmem_signal_on_stream(bigdst, big, BIG, sig2, 5, SHMEM_SIGNAL_ADD,
+                                   right, s);
     shmemx_signal_wait_until_on_stream(sig2, SHMEM_CMP_GE, 5, s);
     check_dev("signal (stream wait)", bigdst, BIG, left, 3, s);
     shmem_barrier_all();
@@ -151,9 +149,8 @@ int main(void)
     fill_dev(src, 4096, me, 4, s);
     shmem_barrier_all();
     CHECK(shmemx_host_func_on_stream(
-              s, slow_host, (void *)(intptr_t)(40 * ((left + 1) % n == me ? 0
-                                                                          : me))) ==
-          0);
+              s, slow_host,
+              (void *)(intptr_t)(40 * ((left + 1) % n == me ? 0 : me))) == 0);
     shmemx_putmem_on_stream(dst, src, 4096, right, s);
     shmemx_barrier_all_on_stream(s);
     check_dev("barrier", dst, 4096, left, 4, s);
@@ -172,8 +169,8 @@ int main(void)
     {
         shmem_team_t even;
 
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL,
-                                 0, &even);
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0,
+                                 &even);
         if (even != SHMEM_TEAM_INVALID) {
             for (int i = 0; i < 3; i++)
                 CHECK(shmemx_team_sync_on_stream(even, s) == 0);
@@ -200,14 +197,12 @@ int main(void)
     CHECK(shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, coll_dst, coll_src,
                                        1024, s) == 0);
     for (int p = 0; p < n; p++)
-        check_dev("alltoall", coll_dst + 1024 * (size_t)p, 1024, p, 8 + me,
-                  s);
+        check_dev("alltoall", coll_dst + 1024 * (size_t)p, 1024, p, 8 + me, s);
 
     CHECK(shmemx_stream_synchronize(s) == 0);
     /* Destroying a stream with work still on it, and finalizing with work
      * on another: both wait for the work (no crash, no hang). */
-    CHECK(shmemx_host_func_on_stream(s, slow_host, (void *)(intptr_t)50) ==
-          0);
+    CHECK(shmemx_host_func_on_stream(s, slow_host, (void *)(intptr_t)50) == 0);
     shmemx_putmem_on_stream(dst, src, 4096, right, s);
     shmemx_barrier_all_on_stream(s);
     CHECK(shmemx_stream_destroy(s) == 0);
@@ -215,8 +210,8 @@ int main(void)
         void *s2;
 
         CHECK(shmemx_stream_create(&s2) == 0);
-        CHECK(shmemx_host_func_on_stream(s2, slow_host,
-                                         (void *)(intptr_t)50) == 0);
+        CHECK(shmemx_host_func_on_stream(s2, slow_host, (void *)(intptr_t)50) ==
+              0);
         shmemx_putmem_on_stream(dst, src, 4096, right, s2);
         shmemx_barrier_all_on_stream(s2);
     }

@@ -85,8 +85,8 @@ static void expect(shmi_op_t op, shmi_dtype_t dt, const int *pes, int np,
 
 /* 1 when the n elements agree; long double by value (its 6 padding bytes
  * are whatever an assignment leaves). */
-static int same(shmi_dtype_t dt, const unsigned char *a,
-                const unsigned char *b, size_t n)
+static int same(shmi_dtype_t dt, const unsigned char *a, const unsigned char *b,
+                size_t n)
 {
     if (dt != SHMI_DT_LONGDOUBLE)
         return memcmp(a, b, n * shmi_dtype_size(dt)) == 0;
@@ -101,8 +101,8 @@ static int same(shmi_dtype_t dt, const unsigned char *a,
     return 1;
 }
 
-static const char *op_name[] = {"and", "or", "xor", "min", "max", "sum",
-                                "prod"};
+static const char *op_name[] = {"and", "or",  "xor", "min",
+                                "max", "sum", "prod"};
 
 int main(void)
 {
@@ -163,8 +163,8 @@ int main(void)
                                            NELEMS, (shmi_dtype_t)dt,
                                            (shmi_op_t)op);
                 else
-                    ret = shmi_stream_reduce("stream_reduce", team, out,
-                                             src, NELEMS, (shmi_dtype_t)dt,
+                    ret = shmi_stream_reduce("stream_reduce", team, out, src,
+                                             NELEMS, (shmi_dtype_t)dt,
                                              (shmi_op_t)op, s);
                 CHECK(ret == 0);
                 CHECK(shmemx_memcpy_on_stream(h, out, nb, s) == 0);

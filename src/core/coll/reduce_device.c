@@ -79,8 +79,8 @@ static int in_device_heap(const void *p, size_t len)
     return shmi_seg_lookup(p, len, &off) == SHMI_SEG_DEVICE;
 }
 
-int shmi_coll_reduce_device_ok(const void *dest, const void *src,
-                               size_t nbytes, shmi_dtype_t dt, shmi_op_t op)
+int shmi_coll_reduce_device_ok(const void *dest, const void *src, size_t nbytes,
+                               shmi_dtype_t dt, shmi_op_t op)
 {
     const shmi_gpu_ops_t *g = shmi_device_backend();
 

@@ -20,6 +20,7 @@
 #include "core/ctx.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
+#include "core/segment.h"
 #include "core/state.h"
 #include "core/stream/stream.h"
 #include "services/error.h"
@@ -78,6 +79,18 @@ void shmi_stream_need_device(const char *routine, const char *what,
     if (len > 0 && !shmi_device_touches(p, len))
         SHMI_FATAL("%s: PE %d: %s %p is host memory; a stream-ordered "
                    "routine needs device memory (shmemx_malloc_device)",
+                   routine, shmi_my_pe_fast(), what, p);
+}
+
+void shmi_stream_need_device_heap(const char *routine, const char *what,
+                                  const void *p, size_t len)
+{
+    size_t off;
+
+    if (len > 0 && shmi_seg_lookup(p, len, &off) != SHMI_SEG_DEVICE)
+        SHMI_FATAL("%s: PE %d: %s %p is not in the device heap; a "
+                   "stream-ordered routine needs symmetric device memory "
+                   "(shmemx_malloc_device)",
                    routine, shmi_my_pe_fast(), what, p);
 }
 

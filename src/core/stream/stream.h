@@ -51,6 +51,11 @@ void shmi_stream_finalize(void);
  * destroyed: shmemx_stream_destroy). */
 void shmi_stream_forget(void *stream);
 
+/* Fatal unless [p, p+len) lies in the device heap (a symmetric argument);
+ * what names the argument. */
+void shmi_stream_need_device_heap(const char *routine, const char *what,
+                                  const void *p, size_t len);
+
 /* Fatal unless [p, p+len) is device memory; what names the argument. */
 void shmi_stream_need_device(const char *routine, const char *what,
                              const void *p, size_t len);

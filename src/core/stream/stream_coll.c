@@ -44,18 +44,6 @@ typedef struct coll_args {
     int root;
 } coll_args_t;
 
-static void need_device_heap(const char *routine, const char *what,
-                             const void *p, size_t len)
-{
-    size_t off;
-
-    if (len > 0 && shmi_seg_lookup(p, len, &off) != SHMI_SEG_DEVICE)
-        SHMI_FATAL("%s: PE %d: %s %p is not in the device heap; a "
-                   "stream-ordered collective needs symmetric device memory "
-                   "(shmemx_malloc_device)",
-                   routine, shmi_my_pe_fast(), what, p);
-}
-
 static void run_coll(shmi_coll_exec_t *x, void *arg)
 {
     coll_args_t *a = arg;
@@ -136,19 +124,18 @@ int shmix_team_sync_on_stream(shmem_team_t team, void *stream)
 }
 
 int shmix_broadcastmem_on_stream(shmem_team_t team, void *dest,
-                                 const void *source, size_t nelems,
-                                 int PE_root, void *stream)
+                                 const void *source, size_t nelems, int PE_root,
+                                 void *stream)
 {
     const char *routine = "shmemx_broadcastmem_on_stream";
 
     shmi_require_init(routine);
-    need_device_heap(routine, "dest", dest, nelems);
-    need_device_heap(routine, "source", source, nelems);
+    shmi_stream_need_device_heap(routine, "dest", dest, nelems);
+    shmi_stream_need_device_heap(routine, "source", source, nelems);
     if (team != SHMEM_TEAM_INVALID &&
         (PE_root < 0 || PE_root >= shmem_team_n_pes(team)))
         SHMI_FATAL("%s: PE %d: PE_root %d is outside the team of %d PEs",
-                   routine, shmi_my_pe_fast(), PE_root,
-                   shmem_team_n_pes(team));
+                   routine, shmi_my_pe_fast(), PE_root, shmem_team_n_pes(team));
     return coll_enqueue((coll_args_t){.routine = routine,
                                       .kind = COLL_BROADCAST,
                                       .team = (struct shmem_impl_team *)team,
@@ -165,14 +152,14 @@ static size_t team_size(shmem_team_t team)
 }
 
 int shmix_fcollectmem_on_stream(shmem_team_t team, void *dest,
-                                const void *source, size_t nelems,
-                                void *stream)
+                                const void *source, size_t nelems, void *stream)
 {
     const char *routine = "shmemx_fcollectmem_on_stream";
 
     shmi_require_init(routine);
-    need_device_heap(routine, "dest", dest, nelems * team_size(team));
-    need_device_heap(routine, "source", source, nelems);
+    shmi_stream_need_device_heap(routine, "dest", dest,
+                                 nelems * team_size(team));
+    shmi_stream_need_device_heap(routine, "source", source, nelems);
     return coll_enqueue((coll_args_t){.routine = routine,
                                       .kind = COLL_FCOLLECT,
                                       .team = (struct shmem_impl_team *)team,
@@ -183,14 +170,15 @@ int shmix_fcollectmem_on_stream(shmem_team_t team, void *dest,
 }
 
 int shmix_alltoallmem_on_stream(shmem_team_t team, void *dest,
-                                const void *source, size_t nelems,
-                                void *stream)
+                                const void *source, size_t nelems, void *stream)
 {
     const char *routine = "shmemx_alltoallmem_on_stream";
 
     shmi_require_init(routine);
-    need_device_heap(routine, "dest", dest, nelems * team_size(team));
-    need_device_heap(routine, "source", source, nelems * team_size(team));
+    shmi_stream_need_device_heap(routine, "dest", dest,
+                                 nelems * team_size(team));
+    shmi_stream_need_device_heap(routine, "source", source,
+                                 nelems * team_size(team));
     return coll_enqueue((coll_args_t){.routine = routine,
                                       .kind = COLL_ALLTOALL,
                                       .team = (struct shmem_impl_team *)team,
@@ -207,10 +195,9 @@ int shmi_stream_reduce(const char *routine, shmem_team_t team, void *dest,
     size_t nbytes = shmi_nbytes(nreduce, shmi_dtype_size(dt));
 
     shmi_require_init(routine);
-    need_device_heap(routine, "dest", dest, nbytes);
-    need_device_heap(routine, "source", source, nbytes);
-    if (dest != source &&
-        (const char *)dest < (const char *)source + nbytes &&
+    shmi_stream_need_device_heap(routine, "dest", dest, nbytes);
+    shmi_stream_need_device_heap(routine, "source", source, nbytes);
+    if (dest != source && (const char *)dest < (const char *)source + nbytes &&
         (const char *)source < (const char *)dest + nbytes)
         SHMI_FATAL("%s: PE %d: dest %p and source %p overlap without being "
                    "the same array",

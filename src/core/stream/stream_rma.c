@@ -44,19 +44,6 @@ static void check_pe(const char *routine, int pe)
                    shmi_my_pe_fast(), pe, shmi_n_pes_fast() - 1);
 }
 
-/* Fatal unless [p, p+len) lies in the device heap. */
-static void need_device_heap(const char *routine, const char *what,
-                             const void *p, size_t len)
-{
-    size_t off;
-
-    if (shmi_seg_lookup(p, len ? len : 1, &off) != SHMI_SEG_DEVICE)
-        SHMI_FATAL("%s: PE %d: %s %p is not in the device heap; a "
-                   "stream-ordered routine needs symmetric device memory "
-                   "(shmemx_malloc_device)",
-                   routine, shmi_my_pe_fast(), what, p);
-}
-
 /*
  * Where the back end's copy on the stream reaches sym (device heap) of pe
  * directly: the own heap, or an IPC mapping of a PE whose host heap is
@@ -125,8 +112,8 @@ static void run_put_signal(shmi_coll_exec_t *x, void *arg)
 static void run_signal(shmi_coll_exec_t *x, void *arg)
 {
     rma_args_t *a = arg;
-    shmi_amo_op_t op = a->sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD
-                                                     : SHMI_AMO_SET;
+    shmi_amo_op_t op =
+        a->sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET;
 
     shmi_amo(a->routine, x->ctx, op, SHMI_DT_UINT64, a->sig, &a->signal, NULL,
              NULL, a->pe);
@@ -157,7 +144,7 @@ void shmix_putmem_on_stream(void *dest, const void *source, size_t nelems,
 
     shmi_require_init(routine);
     check_pe(routine, pe);
-    need_device_heap(routine, "dest", dest, nelems);
+    shmi_stream_need_device_heap(routine, "dest", dest, nelems);
     shmi_stream_need_device(routine, "source", source, nelems);
     if (nelems == 0)
         return;
@@ -180,7 +167,7 @@ void shmix_getmem_on_stream(void *dest, const void *source, size_t nelems,
 
     shmi_require_init(routine);
     check_pe(routine, pe);
-    need_device_heap(routine, "source", source, nelems);
+    shmi_stream_need_device_heap(routine, "source", source, nelems);
     shmi_stream_need_device(routine, "dest", dest, nelems);
     if (nelems == 0)
         return;
@@ -201,9 +188,14 @@ void shmix_putmem_signal_on_stream(void *dest, const void *source,
                                    void *stream)
 {
     const char *routine = "shmemx_putmem_signal_on_stream";
-    rma_args_t a = {.routine = routine, .dest = dest, .src = source,
-                    .nbytes = nelems, .sig = sig_addr, .signal = signal,
-                    .sig_op = sig_op, .pe = pe};
+    rma_args_t a = {.routine = routine,
+                    .dest = dest,
+                    .src = source,
+                    .nbytes = nelems,
+                    .sig = sig_addr,
+                    .signal = signal,
+                    .sig_op = sig_op,
+                    .pe = pe};
     char *direct;
 
     shmi_require_init(routine);
@@ -212,8 +204,9 @@ void shmix_putmem_signal_on_stream(void *dest, const void *source,
         SHMI_FATAL("%s: PE %d: sig_op %d is neither SHMEM_SIGNAL_SET nor "
                    "SHMEM_SIGNAL_ADD",
                    routine, shmi_my_pe_fast(), sig_op);
-    need_device_heap(routine, "dest", dest, nelems);
-    need_device_heap(routine, "sig_addr", sig_addr, sizeof(*sig_addr));
+    shmi_stream_need_device_heap(routine, "dest", dest, nelems);
+    shmi_stream_need_device_heap(routine, "sig_addr", sig_addr,
+                                 sizeof(*sig_addr));
     shmi_stream_need_device(routine, "source", source, nelems);
     if (nelems > 0 && (direct = direct_ptr(dest, pe))) {
         /* The stream orders the signal after the copy. */
@@ -230,7 +223,8 @@ void shmix_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
     const char *routine = "shmemx_signal_wait_until_on_stream";
 
     shmi_require_init(routine);
-    need_device_heap(routine, "sig_addr", sig_addr, sizeof(*sig_addr));
+    shmi_stream_need_device_heap(routine, "sig_addr", sig_addr,
+                                 sizeof(*sig_addr));
     if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
         SHMI_FATAL("%s: PE %d: cmp %d is not a SHMEM_CMP_ constant", routine,
                    shmi_my_pe_fast(), cmp);
@@ -314,6 +308,5 @@ int shmix_host_func_on_stream(void *stream, shmemx_host_fn_t fn, void *arg)
     shmi_require_init(routine);
     if (!fn)
         SHMI_FATAL("%s: PE %d: fn is NULL", routine, shmi_my_pe_fast());
-    return shmi_stream_backend(routine)->stream_host(stream, fn, arg) ? -1
-                                                                        : 0;
+    return shmi_stream_backend(routine)->stream_host(stream, fn, arg) ? -1 : 0;
 }
