@@ -1,8 +1,8 @@
 # `make gpu-bundle`: one folder that runs Weft's GPU tests and benchmarks on
 # a machine where nothing can be installed (scripts/gpu-bundle.sh):
 # libweft, oshrun, shmem_info, the programs of tests/gpu and bench/gpu, the
-# libraries they load and the scripts of scripts/bundle. BUNDLE_DIR=DIR
-# writes it elsewhere.
+# libraries they load (glibc too) and the scripts of scripts/bundle.
+# BUNDLE_DIR=DIR writes it elsewhere.
 BUNDLE_DIR = $(builddir)/weft-gpu-bundle
 # Taken from the lists the fragments keep, so a program added to tests/gpu
 # or bench/gpu is built and bundled without a change here.

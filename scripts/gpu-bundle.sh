@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
 # Writes one relocatable folder that runs Weft's GPU tests and benchmarks on
 # a machine where nothing can be installed: the programs, every shared
-# library they load from this machine's packages (glibc and the GPU driver
-# aside, which the target machine has), the libraries that are loaded with
-# dlopen (libfabric, its providers, the PMIx and hwloc plug-ins, the CUDA and
-# HIP runtimes), and the scripts that run them from wherever the folder lies
-# (scripts/bundle/). `make gpu-bundle` (scripts/bundle.mk) calls it.
+# library they load from this machine's packages (the GPU driver aside,
+# which must match the target's kernel module), the libraries that are
+# loaded with dlopen (libfabric, its providers, the PMIx and hwloc plug-ins,
+# the CUDA and HIP runtimes), and the scripts that run them from wherever the
+# folder lies (scripts/bundle/). `make gpu-bundle` (scripts/bundle.mk) calls
+# it.
+#
+# The target may run another distribution with an older glibc than the one
+# the programs and Debian's libraries were linked against, so this
+# machine's glibc comes too (lib/glibc/), and every program starts through
+# the bundle's loader: the real ELF files are under libexec/, and in their
+# place (bin/oshrun, tests/gpu/X, ...) a small sh script runs
+# `lib/glibc/ld-linux-x86-64.so.2 --library-path ... libexec/X`. A
+# --library-path, unlike LD_LIBRARY_PATH, is not inherited, so the system
+# programs the job starts (the shell that runs a PE's script, timeout) keep
+# the target's own glibc; nothing puts the bundle's folders on
+# LD_LIBRARY_PATH.
 #
 #   gpu-bundle.sh --srcdir S --builddir B --out DIR [PROGRAM...]
 #
@@ -43,14 +55,25 @@ mkdir -p "$(dirname "$out")" || exit 1
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 cuda_home=${CUDA_HOME:-/usr/local/cuda}
 
-# The libraries the target machine brings itself: glibc's (they must match
-# its loader) and the GPU driver's (they must match its kernel module).
-is_system_lib() {
+# glibc's libraries: they must come from one build with the loader, so
+# they are taken as a set into lib/glibc (below), never one by one.
+glibc_libs='libc.so.6 libm.so.6 libmvec.so.1 libdl.so.2 libpthread.so.0
+    librt.so.1 libresolv.so.2 libutil.so.1 libanl.so.1 libnss_files.so.2
+    libnss_dns.so.2'
+is_glibc_lib() {
     case "$1" in
     linux-vdso.so.* | ld-linux*.so.* | libc.so.* | libm.so.* | libdl.so.* | \
         libpthread.so.* | librt.so.* | libresolv.so.* | libutil.so.* | \
-        libmvec.so.* | libanl.so.* | libnss_*.so.* | libthread_db.so.* | \
-        libcuda.so* | libnvidia-*) return 0 ;;
+        libmvec.so.* | libanl.so.* | libnss_*.so.* | libthread_db.so.*) return 0 ;;
+    esac
+    return 1
+}
+
+# The GPU driver's libraries, which the target brings: they must match its
+# kernel module.
+is_driver_lib() {
+    case "$1" in
+    libcuda.so* | libnvidia-*) return 0 ;;
     esac
     return 1
 }
@@ -110,8 +133,9 @@ if [ -e "$out" ]; then
         die "$out exists and is not a bundle: give an empty or new folder"
     fi
 fi
-mkdir -p "$out/bin" "$out/lib" "$out/lib/libfabric" "$out/tests/gpu" \
-    "$out/bench/gpu" "$out/tests/heap" "$out/share/doc" || exit 1
+mkdir -p "$out/bin" "$out/lib" "$out/lib/glibc" "$out/lib/libfabric" \
+    "$out/libexec" "$out/tests/gpu" "$out/bench/gpu" "$out/tests/heap" \
+    "$out/share/doc" || exit 1
 manifest=$out/MANIFEST
 {
     echo "# Weft GPU bundle: built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
@@ -128,6 +152,52 @@ take() {
     chmod u+w "$out/$dest"
     printf '%s  %s  %s\n' "$(wc -c <"$out/$dest")" "$dest" "$(readlink -f "$src")" \
         >>"$manifest"
+}
+
+# Writes the script that stands at the bundle path REL (bin/oshrun) for the
+# program libexec/REL. PEs are started by exec'ing the path given to oshrun,
+# and nothing in Weft re-executes itself through /proc/self/exe (which would
+# name the loader), so a script in the program's place is enough.
+write_launcher() {
+    local rel=$1 up
+    up=$(dirname "$rel" | sed 's|[^/][^/]*|..|g')
+    sed -e "s|@REL@|$rel|g" -e "s|@UP@|$up|g" >"$out/$rel" <<'EOF'
+#!/bin/sh
+# Starts this Weft GPU bundle's libexec/@REL@ with the bundle's own
+# glibc (lib/glibc), whatever glibc this machine has. --library-path, unlike
+# LD_LIBRARY_PATH, is not inherited: what this program starts keeps the
+# machine's glibc. Written by gpu-bundle.sh.
+self=$0
+# Through links too (a link to bin/oshrun on the PATH); by hand where
+# readlink has no -f.
+if r=$(readlink -f -- "$self" 2>/dev/null) && [ -n "$r" ]; then
+    self=$r
+else
+    while [ -L "$self" ]; do
+        l=$(ls -ld -- "$self") && l=${l#* -> }
+        case $l in /*) self=$l ;; *) self=$(dirname -- "$self")/$l ;; esac
+    done
+fi
+B=$(cd "$(dirname -- "$self")/@UP@" && pwd -P) || exit 127
+# The bundle's libraries first; then the caller's library path and the
+# folders of this machine where the GPU driver (libcuda.so.1, which the
+# bundle lacks) and what it loads may lie, ldconfig's first: the bundle's
+# loader may not read this machine's ld.so.cache, which another glibc may
+# write in another format.
+p=$B/lib/glibc:$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+for l in ldconfig /sbin/ldconfig /usr/sbin/ldconfig; do
+    command -v "$l" >/dev/null 2>&1 || continue
+    d=$("$l" -p 2>/dev/null |
+        sed -n 's|^[[:space:]]*libcuda\.so\.1 (.*x86-64.*) => \(/.*\)/libcuda\.so\.1$|\1|p' |
+        head -n 1)
+    [ -n "$d" ] && p=$p:$d
+    break
+done
+p=$p:/usr/lib64:/usr/lib/x86_64-linux-gnu:/lib64:/lib/x86_64-linux-gnu:/usr/lib/wsl/lib
+exec "$B/lib/glibc/ld-linux-x86-64.so.2" --library-path "$p" --argv0 "$0" \
+    "$B/libexec/@REL@" "$@"
+EOF
+    chmod 755 "$out/$rel"
 }
 
 # --- Weft's own files --------------------------------------------------------
@@ -150,13 +220,15 @@ ln -s "$soname" "$out/lib/libweft.so"
 roots+=("$out/lib/$soname")
 for p in tools/oshrun tools/shmem_info; do
     elf=$(real_program "$B/$p") || die "no program $B/$p: build Weft first"
-    take "$elf" "bin/$(basename "$p")"
-    roots+=("$out/bin/$(basename "$p")")
+    take "$elf" "libexec/bin/$(basename "$p")"
+    write_launcher "bin/$(basename "$p")"
+    roots+=("$out/libexec/bin/$(basename "$p")")
 done
 for p in "$@"; do
     elf=$(real_program "$B/$p") || die "$B/$p is neither a program nor a libtool wrapper of one"
-    take "$elf" "$p"
-    roots+=("$out/$p")
+    take "$elf" "libexec/$p"
+    write_launcher "$p"
+    roots+=("$out/libexec/$p")
 done
 # The case list run-gpu-tests.sh reads, and the helper its cases call.
 take "$S/tests/gpu/gpu.cases" tests/gpu/gpu.cases
@@ -166,6 +238,25 @@ take "$S/scripts/bundle/run-gpu-tests.sh" run-gpu-tests.sh
 take "$S/scripts/bundle/weft" bin/weft
 chmod 755 "$out/weft-env.sh" "$out/run-gpu-tests.sh" "$out/bin/weft" \
     "$out/tests/heap/expect_fatal.sh"
+
+# --- glibc --------------------------------------------------------------------
+# The loader the programs were linked for, and the libraries of its build
+# that a program or a library may load at start or with dlopen (the NSS
+# modules: getpwuid, getaddrinfo).
+interp=$(readelf -l "$out/libexec/bin/oshrun" | sed -n 's/.*program interpreter: \(.*\)\]/\1/p')
+[ -n "$interp" ] && [ -e "$interp" ] || die "cannot tell the loader of oshrun ($interp)"
+take "$interp" lib/glibc/ld-linux-x86-64.so.2
+chmod 755 "$out/lib/glibc/ld-linux-x86-64.so.2"
+for n in $glibc_libs; do
+    f=$(find_lib "$n") || die "$n not found: glibc is incomplete here"
+    take "$f" "lib/glibc/$n"
+done
+# Which glibc it is, for weft-env.sh and a reader of the bundle: the
+# version, then the loader's own words.
+glibc_banner=$("$out/lib/glibc/ld-linux-x86-64.so.2" --version | head -n 1)
+glibc=$(echo "$glibc_banner" | sed -n 's/.*version \([0-9][0-9.]*[0-9]\).*/\1/p')
+[ -n "$glibc" ] || die "cannot tell the version of $interp: $glibc_banner"
+printf '%s\n%s\n' "$glibc" "$glibc_banner" >"$out/lib/glibc/version"
 
 # --- What is loaded with dlopen ----------------------------------------------
 # libfabric: transports/ofi/ofi_dl.c opens it only when a job needs a
@@ -251,7 +342,8 @@ fi
 # them all; the libraries of the roots copied above are among them.
 missing=
 while read -r name path from; do
-    is_system_lib "$name" && continue
+    is_glibc_lib "$name" && continue
+    is_driver_lib "$name" && continue
     [ -e "$out/lib/$name" ] && continue
     if [ "$path" = - ]; then
         missing="$missing
@@ -279,13 +371,7 @@ if [ -n "$cudart" ]; then
     done
 fi
 
-# The oldest glibc the bundle runs on: the newest symbol version any of its
-# files asks for. weft-env.sh compares it with the target's.
-glibc=$(find "$out" -type f -print | while read -r f; do
-    is_elf "$f" && objdump -T "$f" 2>/dev/null
-done | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -t. -k1,1n -k2,2n -k3,3n -u | tail -n 1)
-echo "${glibc:-2.2.5}" >"$out/lib/glibc-version"
 echo "${gpu_rt# }" >"$out/lib/gpu-runtimes"
 
 echo "gpu-bundle: $out ($(du -sh "$out" | cut -f1), $(find "$out/lib" -name '*.so*' -type f | wc -l) libraries," \
-    "$(($# + 2)) programs; GPU runtimes: ${gpu_rt# }; needs glibc >= ${glibc:-2.2.5})"
+    "$(($# + 2)) programs; GPU runtimes: ${gpu_rt# }; glibc $glibc, its own)"

@@ -188,7 +188,9 @@ have_bash=0
 command -v bash >/dev/null 2>&1 && have_bash=1
 seen=$nl
 ran=0 failed=0 left=0 repeats=0
-echo "run-gpu-tests.sh: SHMEM_DEVICE_BACKEND=$backend, PEs: $pes; output in $out" >&2
+glibc='?'
+[ -f "$WEFT_HOME/lib/glibc/version" ] && read -r glibc <"$WEFT_HOME/lib/glibc/version"
+echo "run-gpu-tests.sh: SHMEM_DEVICE_BACKEND=$backend, PEs: $pes; the bundle's glibc $glibc; output in $out" >&2
 while read -r name timeout cmd; do
     case "$name" in '' | '#'*) continue ;; esac
     selected "$name" || continue

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Settings that make a Weft GPU bundle (scripts/gpu-bundle.sh) run from
-# wherever its folder lies: its libraries first, and the plug-in folders of
-# libfabric, PMIx and hwloc inside it, so that nothing of the target
-# machine but glibc and the GPU driver is loaded.
+# wherever its folder lies: its programs first on the PATH, and the plug-in
+# folders of libfabric, PMIx and hwloc inside it, so that nothing of the
+# target machine but the GPU driver is loaded.
 #
 #   . /path/to/bundle/weft-env.sh            (bash, zsh, ksh)
 #   eval "$(/path/to/bundle/weft-env.sh)"    (any POSIX shell: run, it
@@ -33,7 +33,11 @@ fi
 
 export WEFT_HOME="$weft_env_home"
 export PATH="$WEFT_HOME/bin${PATH:+:$PATH}"
-export LD_LIBRARY_PATH="$WEFT_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# No LD_LIBRARY_PATH: each program of the bundle is a script that starts
+# it through the bundle's glibc loader with the bundle's libraries
+# (gpu-bundle.sh). Those libraries need that glibc, so on the library path
+# of this machine's own programs (the shell, timeout) they could stop them.
+
 # libfabric's DL providers: the bundle's folder (perhaps empty) replaces
 # the compiled-in one, which on the target could hold another libfabric's.
 export FI_PROVIDER_PATH="$WEFT_HOME/lib/libfabric"
@@ -49,23 +53,18 @@ export PMIX_MCA_mca_base_component_path="$PMIX_PKGLIBDIR"
 # hwloc opens every plug-in of this folder when a topology is loaded.
 export HWLOC_PLUGINS_PATH="$WEFT_HOME/lib/hwloc"
 
-# The bundle's programs were linked against the build machine's glibc; an
-# older one stops them with "version `GLIBC_2.xx' not found", said here
-# first in words.
-if [ -f "$WEFT_HOME/lib/glibc-version" ] &&
-    weft_env_have=$(getconf GNU_LIBC_VERSION 2>/dev/null); then
-    weft_env_have=${weft_env_have#glibc }
-    read -r weft_env_need <"$WEFT_HOME/lib/glibc-version"
-    weft_env_a=${weft_env_have#*.} weft_env_b=${weft_env_need#*.}
-    if [ "${weft_env_have%%.*}" -lt "${weft_env_need%%.*}" ] 2>/dev/null ||
-        { [ "${weft_env_have%%.*}" -eq "${weft_env_need%%.*}" ] &&
-            [ "${weft_env_a%%.*}" -lt "${weft_env_b%%.*}" ]; } 2>/dev/null; then
-        echo "weft-env.sh: warning: this bundle needs glibc >= $weft_env_need; this machine has $weft_env_have" >&2
-    fi
-fi
+# Which glibc the programs use. Said when run, or sourced by a person;
+# bin/weft and run-gpu-tests.sh source this file quietly.
+weft_env_glibc=
+[ -f "$WEFT_HOME/lib/glibc/version" ] && read -r weft_env_glibc <"$WEFT_HOME/lib/glibc/version"
+case "$weft_env_print$-" in
+1* | *i*)
+    weft_env_have=$(getconf GNU_LIBC_VERSION 2>/dev/null) || weft_env_have='a glibc'
+    echo "weft-env.sh: the bundle's programs start through its own loader, $WEFT_HOME/lib/glibc/ld-linux-x86-64.so.2 (glibc ${weft_env_glibc:-?}); this machine's ${weft_env_have} is not used by them" >&2 ;;
+esac
 
 if [ "$weft_env_print" = 1 ]; then
-    for weft_env_v in WEFT_HOME PATH LD_LIBRARY_PATH FI_PROVIDER_PATH \
+    for weft_env_v in WEFT_HOME PATH FI_PROVIDER_PATH \
         PMIX_PREFIX PMIX_LIBDIR PMIX_PKGLIBDIR PMIX_SYSCONFDIR PMIX_DATADIR \
         PMIX_PKGDATADIR PMIX_MCA_mca_base_component_path HWLOC_PLUGINS_PATH; do
         eval "weft_env_x=\${$weft_env_v}"
@@ -75,4 +74,4 @@ if [ "$weft_env_print" = 1 ]; then
     done
 fi
 unset weft_env_self weft_env_home weft_env_print weft_env_v weft_env_x \
-    weft_env_have weft_env_need weft_env_a weft_env_b
+    weft_env_have weft_env_glibc
