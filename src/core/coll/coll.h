@@ -75,8 +75,10 @@ typedef struct shmi_coll_slot {
     uint64_t ctx_bar; /* arrivals of shmi_coll_ctx_sync (ctx_sync.c) */
     uint64_t sig[2][SHMI_SIG_KINDS]
                 [SHMI_COLL_ROUNDS]; /* [parity][kind][round] */
-    unsigned char buf[2][SHMI_COLL_ROUNDS]
-                     [SHMI_COLL_CHUNK]; /* [parity][round] */
+    /* Aligned for the widest element a reduction reads in place (long
+     * double: 16 bytes), whatever the flags before it add up to. */
+    _Alignas(64) unsigned char buf[2][SHMI_COLL_ROUNDS]
+                                  [SHMI_COLL_CHUNK]; /* [parity][round] */
 } shmi_coll_slot_t;
 
 /* Algorithms chosen by SHMEM_*_ALGORITHM (read once at start-up); each
