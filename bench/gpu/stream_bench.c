@@ -19,6 +19,11 @@
  *                        end's kernel) or =host (host arithmetic) picks the
  *                        path; red_GBs is the blocking form's bytes reduced
  *                        per second.
+ * A first line gives the cost of the lane hand-off itself: the time per
+ * shmemx_quiet_on_stream of a batch (a host function on the stream that
+ * hands an empty operation to the stream's lane and waits for it), and per
+ * shmemx_host_func_on_stream of an empty function (the back end's own
+ * host-function cost).
  * With the mock device every figure is the cost of Weft's logic and of the
  * mock's page protection, not of a GPU.
  */
@@ -94,6 +99,28 @@ static double rma_stream(rma_t k, char *dst, char *src, size_t n, void *s)
     return t;
 }
 
+static void nothing(void *arg)
+{
+    (void)arg;
+}
+
+/* Seconds per hand-off (lane: quiet_on_stream; else an empty host
+ * function), PE 0 alone. */
+static double handoff(void *s, int lane)
+{
+    const size_t it = 2000;
+    double t = now();
+
+    for (size_t i = 0; i < it; i++) {
+        if (lane)
+            shmemx_quiet_on_stream(s);
+        else
+            shmemx_host_func_on_stream(s, nothing, NULL);
+    }
+    shmemx_stream_synchronize(s);
+    return (now() - t) / (double)it;
+}
+
 static double reduce_time(double *dst, double *src, size_t n, void *s,
                           int on_stream)
 {
@@ -153,6 +180,11 @@ int main(int argc, char **argv)
     shmemx_quiet_on_stream(s);
     shmemx_stream_synchronize(s);
     if (shmem_my_pe() == 0) {
+        double hf = handoff(s, 0), lane = handoff(s, 1);
+
+        printf("# hand-off: empty host function %.3f us, quiet_on_stream "
+               "(host function + lane) %.3f us\n",
+               hf * 1e6, lane * 1e6);
         printf("# device buffers, 2 PEs, back end %s, reduction path %s\n",
                getenv("SHMEM_DEVICE_BACKEND") ? getenv("SHMEM_DEVICE_BACKEND")
                                               : "?",
