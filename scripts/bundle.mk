@@ -17,6 +17,12 @@ gpu-bundle: $(lib_LTLIBRARIES) $(bin_PROGRAMS) $(gpu_bundle_programs)
 	    --builddir $(builddir) --out $(BUNDLE_DIR) $(gpu_bundle_programs)
 .PHONY: gpu-bundle
 
+# The list above, for tests/unit/gpu_bundle.sh (a scan of the build folders
+# would also find the scripts of the source tree in an in-tree build).
+gpu-bundle-programs:
+	@echo $(gpu_bundle_programs)
+.PHONY: gpu-bundle-programs
+
 # Only the default folder: a BUNDLE_DIR given on the command line may be
 # anywhere.
 clean-local: clean-gpu-bundle

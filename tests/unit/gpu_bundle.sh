@@ -58,9 +58,11 @@ for f in bin/oshrun bin/shmem_info bin/weft lib/libweft.so.0 lib/libfabric.so.1 
     run-gpu-tests.sh weft-env.sh tests/gpu/gpu.cases; do
     [ -e "$bd/$f" ] || fail "the bundle has no $f"
 done
-for p in "$B"/bench/gpu/* "$B"/tests/gpu/*; do
-    [ -f "$p" ] && [ -x "$p" ] || continue
-    [ -e "$bd/${p#"$B"/}" ] || fail "the bundle has no ${p#"$B"/}"
+progs=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$B" \
+    gpu-bundle-programs) || fail "make gpu-bundle-programs failed"
+[ -n "$progs" ] || fail "make gpu-bundle-programs listed nothing"
+for p in $progs; do
+    [ -e "$bd/$p" ] || fail "the bundle has no $p"
 done
 
 # 1b. The programs are scripts; their ELF files are under libexec.
