@@ -32,6 +32,7 @@ extern "C" {
 #include "pshmem/coll_deprecated.h"
 #include "pshmem/order.h"
 #include "pshmem/stream.h"
+#include "pshmem/kernel.h"
 
 #ifdef __cplusplus
 }

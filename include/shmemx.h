@@ -13,17 +13,17 @@ extern "C" {
  * collective and with the arguments of shmem_malloc, shmem_calloc and
  * shmem_align; NULL on every PE where no device heap exists or it is
  * exhausted; freed and resized by shmem_free and shmem_realloc.  The
- * hints of shmem_malloc_with_hints never give device memory.
- *
- * Stream-ordered communication (docs/gpu.md): a stream is the device
+ * hints of shmem_malloc_with_hints never give device memory. */
+void *shmemx_malloc_device(size_t size);
+void *shmemx_calloc_device(size_t count, size_t size);
+void *shmemx_align_device(size_t alignment, size_t size);
+
+/* Stream-ordered communication (docs/gpu.md): a stream is the device
  * back end's own (cudaStream_t, hipStream_t, the mock's in-order queue)
  * passed as void *, NULL its default stream.  A *_on_stream routine
  * takes effect after the work enqueued on the stream before it and
  * before the work enqueued after it, and returns without waiting. */
 typedef void (*shmemx_host_fn_t)(void *arg);
-void *shmemx_malloc_device(size_t size);
-void *shmemx_calloc_device(size_t count, size_t size);
-void *shmemx_align_device(size_t alignment, size_t size);
 int shmemx_stream_create(void **stream);
 int shmemx_stream_destroy(void *stream);
 int shmemx_stream_synchronize(void *stream);
@@ -181,6 +181,27 @@ int shmemx_size_prod_reduce_on_stream(shmem_team_t team, size_t *dest, const siz
 int shmemx_ptrdiff_prod_reduce_on_stream(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, void *stream);
 int shmemx_complexd_prod_reduce_on_stream(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce, void *stream);
 int shmemx_complexf_prod_reduce_on_stream(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce, void *stream);
+
+/* Device-initiated communication (docs/gpu.md): kernels calling the
+ * shmemd_ routines of <shmemx_device.h>.
+ * shmemx_kernel_state fills state, size bytes, with the device state
+ * that a translation unit of device code needs; shmemd_init() of
+ * <shmemx_device.h> calls it, and size must be sizeof(shmemd_state_t).
+ * shmemx_collective_launch launches func, a grid of grid[3] blocks of
+ * block[3] threads (x, y, z) with args and shared_bytes of dynamic
+ * shared memory, on stream (as above), such that every block is
+ * resident at once on every PE; on the mock back end func is a host
+ * function void f(void **args) run by host threads.
+ * shmemx_kernel_thread_info (the calling thread's
+ * shmemd_host_thread_t, <shmem/device/abi.h>), _block_sync, _warp_sync
+ * and _trap serve device code compiled as host code: the host threads
+ * that stand in for GPU threads call them. */
+int shmemx_kernel_state(void *state, size_t size);
+int shmemx_collective_launch(const void *func, const unsigned *grid, const unsigned *block, void **args, size_t shared_bytes, void *stream);
+const void *shmemx_kernel_thread_info(void);
+void shmemx_kernel_block_sync(void);
+void shmemx_kernel_warp_sync(void);
+void shmemx_kernel_trap(void);
 
 #ifdef __cplusplus
 }

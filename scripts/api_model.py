@@ -8,7 +8,8 @@ routines are grouped in (one generated C file and one header part each).
 Python 3 standard library only.  Templates are string.Template: $T is the C
 type, $DT its SHMI_DT_ tag, $NAME the public routine name, $CTX the context
 expression, $ES the element size in bytes and $NB the byte count of nelems
-elements.
+elements.  The device routines (DEVICE_FAMILIES) use $T, $NAME and $RID, the
+routine's id (SHMEMD_R_$NAME).
 """
 
 import os
@@ -456,6 +457,141 @@ FAMILIES += [
 ]
 
 # ---------------------------------------------------------------------------
+# Device routines: shmemd_X, static inline in include/shmem/device/typed.h
+# ---------------------------------------------------------------------------
+
+# The untyped device routines, written by hand in include/shmem/device/*.h;
+# they take the first routine ids (include/shmem/device/routines.h).
+DEVICE_HANDWRITTEN = [
+    "shmemd_putmem", "shmemd_getmem", "shmemd_putmem_block",
+    "shmemd_putmem_warp", "shmemd_getmem_block", "shmemd_getmem_warp",
+    "shmemd_putmem_signal", "shmemd_signal_wait_until", "shmemd_signal_fetch",
+    "shmemd_fence", "shmemd_quiet", "shmemd_barrier_all", "shmemd_sync_all",
+    "shmemd_barrier_all_block", "shmemd_sync_all_block", "shmemd_ptr"]
+
+# Bytes of the C types of scripts/types.tsv on LP64 Linux, where CUDA and
+# HIP device code shares the host's type sizes.  Device atomics exist only
+# for 4 and 8 bytes, so these decide which types get atomics; typed.h
+# asserts each size that the type's name does not fix (DEVICE_ASSUMED).
+LP64_SIZES = {
+    "float": 4, "double": 8, "long double": 16, "char": 1, "signed char": 1,
+    "short": 2, "int": 4, "long": 8, "long long": 8, "unsigned char": 1,
+    "unsigned short": 2, "unsigned int": 4, "unsigned long": 8,
+    "unsigned long long": 8, "int8_t": 1, "int16_t": 2, "int32_t": 4,
+    "int64_t": 8, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "uint64_t": 8,
+    "size_t": 8, "ptrdiff_t": 8, "double _Complex": 16, "float _Complex": 8}
+DEVICE_AMO_SIZES = (4, 8)
+
+
+class DeviceFamily:
+    """Device routines shmemd_TYPENAME_<stem> for the types of `classes`
+    (of DEVICE_AMO_SIZES bytes only when `atomic`): one line each, calling
+    a hand-written shmemd_i_ function.  With `by_value`, the routines of
+    WIDE_TYPES exist in host code only (Routine.host_only): CUDA device code
+    holds a long double value as a double in a 16-byte slot, so its bytes
+    are not the host's; arrays of them, moved as bytes, are fine."""
+
+    def __init__(self, stem, classes, ret, params, body, atomic=False,
+                 by_value=False):
+        self.stem, self.classes, self.atomic = stem, classes, atomic
+        self.ret, self.params, self.body = ret, params, body
+        self.by_value = by_value
+
+    def types(self):
+        return [t for t in types_of(self.classes) if not self.atomic
+                or LP64_SIZES[t.c] in DEVICE_AMO_SIZES]
+
+    def routines(self):
+        out = []
+        for t in self.types():
+            name = f"shmemd_{t.name}_{self.stem}"
+            sub = dict(T=t.c, NAME=name, RID=f"SHMEMD_R_{name}")
+            r = Routine(name, Template(self.ret).substitute(sub),
+                        Template(self.params).substitute(sub),
+                        Template(self.body).substitute(sub),
+                        "device", "extension")
+            r.host_only = self.by_value and t.c in WIDE_TYPES
+            out.append(r)
+        return out
+
+
+def _dev_rma(stem, fn):
+    return DeviceFamily(stem, "RMA", "void", RMA_PUT,
+                        f"{fn}($RID, dest, source, nelems * sizeof($T), pe);")
+
+
+def _dev_amo(stem, cls, ret, params, op, value="NULL", compare="NULL",
+             dest="dest", one=False):
+    """An atomic: one shmemd_i_amo call; `one` passes a local 1 as value."""
+    pre = "$T one = 1; " if one else ""
+    if ret == "void":
+        body = (f"{pre}shmemd_i_amo($RID, {op}, {dest}, {value}, {compare}, "
+                "NULL, sizeof($T), pe);")
+    else:
+        body = (f"{pre}$T old = 0; shmemd_i_amo($RID, {op}, {dest}, {value}, "
+                f"{compare}, &old, sizeof($T), pe); return old;")
+    return DeviceFamily(stem, cls, ret, params, body, atomic=True)
+
+
+DEVICE_FAMILIES = [
+    _dev_rma("put", "shmemd_i_put"),
+    _dev_rma("get", "shmemd_i_get"),
+    _dev_rma("put_block", "shmemd_i_put_block"),
+    _dev_rma("put_warp", "shmemd_i_put_warp"),
+    _dev_rma("get_block", "shmemd_i_get_block"),
+    _dev_rma("get_warp", "shmemd_i_get_warp"),
+    DeviceFamily("p", "RMA", "void", "$T *dest, $T value, int pe",
+                 "shmemd_i_p($RID, dest, &value, sizeof($T), pe);",
+                 by_value=True),
+    DeviceFamily("g", "RMA", "$T", "const $T *source, int pe",
+                 "$T value = 0; shmemd_i_g($RID, &value, source, sizeof($T), "
+                 "pe); return value;", by_value=True),
+    _dev_amo("atomic_fetch", "AMO_EXT", "$T", "const $T *source, int pe",
+             "SHMEMD_AMO_FETCH", dest=SRC),
+    _dev_amo("atomic_set", "AMO_EXT", "void", "$T *dest, $T value, int pe",
+             "SHMEMD_AMO_SET", value="&value"),
+    _dev_amo("atomic_swap", "AMO_EXT", "$T", "$T *dest, $T value, int pe",
+             "SHMEMD_AMO_SWAP", value="&value"),
+    _dev_amo("atomic_compare_swap", "AMO_STD", "$T",
+             "$T *dest, $T cond, $T value, int pe", "SHMEMD_AMO_CSWAP",
+             value="&value", compare="&cond"),
+    _dev_amo("atomic_fetch_add", "AMO_STD", "$T", "$T *dest, $T value, int pe",
+             "SHMEMD_AMO_FETCH_ADD", value="&value"),
+    _dev_amo("atomic_add", "AMO_STD", "void", "$T *dest, $T value, int pe",
+             "SHMEMD_AMO_ADD", value="&value"),
+    _dev_amo("atomic_fetch_inc", "AMO_STD", "$T", "$T *dest, int pe",
+             "SHMEMD_AMO_FETCH_ADD", value="&one", one=True),
+    _dev_amo("atomic_inc", "AMO_STD", "void", "$T *dest, int pe",
+             "SHMEMD_AMO_ADD", value="&one", one=True),
+]
+
+
+def device_routines():
+    """Every generated device routine, family by family."""
+    return [r for fam in DEVICE_FAMILIES for r in fam.routines()]
+
+
+def device_assumed_sizes():
+    """[(CType, bytes)]: the types given atomics whose size LP64_SIZES
+    assumed (every one but the exact-width intN_t and uintN_t)."""
+    seen, out = set(), []
+    for fam in DEVICE_FAMILIES:
+        for t in fam.types() if fam.atomic else []:
+            if t.c not in seen and not re.fullmatch(r"u?int\d+_t", t.c):
+                seen.add(t.c)
+                out.append((t, LP64_SIZES[t.c]))
+    return out
+
+
+def device_routine_ids():
+    """The names with a routine id, in id order (id 0 is SHMEMD_R_NONE)."""
+    names = DEVICE_HANDWRITTEN + [r.name for r in device_routines()]
+    if len(set(names)) != len(names):
+        sys.exit("gen_api.py: a device routine is named twice")
+    return names
+
+
+# ---------------------------------------------------------------------------
 # Routines from routines.tsv
 # ---------------------------------------------------------------------------
 
@@ -606,6 +742,7 @@ AREAS = [  # (file, heading) in header order
     ("coll_deprecated", "Active-set collectives (deprecated in 1.5)"),
     ("order", "Memory ordering, locks, cache (legacy)"),
     ("stream", "Stream-ordered communication on device streams"),
+    ("kernel", "Device-initiated communication: host side of kernels"),
 ]
 
 

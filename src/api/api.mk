@@ -9,6 +9,22 @@ include $(srcdir)/src/api/gen/gen.mk
 
 include_HEADERS += include/shmem.h include/shmemx.h include/pshmem.h
 
+# The device API (docs/gpu.md): shmemx_device.h and its parts, installed in
+# $(includedir)/shmem/device.  typed.h and routines.h are generated (see
+# above); the others are written by hand.
+include_HEADERS += include/shmemx_device.h
+shmemdevicedir = $(includedir)/shmem/device
+shmemdevice_HEADERS = \
+	include/shmem/device/abi.h \
+	include/shmem/device/amo.h \
+	include/shmem/device/platform.h \
+	include/shmem/device/proxy.h \
+	include/shmem/device/rma.h \
+	include/shmem/device/routines.h \
+	include/shmem/device/state.h \
+	include/shmem/device/sync.h \
+	include/shmem/device/typed.h
+
 EXTRA_DIST += \
 	scripts/gen_api.py \
 	scripts/api_model.py \

@@ -18,6 +18,7 @@
 #include "core/init_seq.h"
 #include "core/segment.h"
 #include "core/state.h"
+#include "core/kernel/kernel.h"
 #include "core/stream/stream.h"
 #include "core/team/team.h"
 #include "services/env.h"
@@ -219,6 +220,8 @@ void shmi_finalize(void)
     /* Stream-ordered work still enqueued runs to its end first: it may
      * need the other PEs, which wait in the barrier below. */
     shmi_stream_finalize();
+    /* Requests kernels posted already are served; then the proxy stops. */
+    shmi_kernel_finalize();
     shmi_coll_enter("shmem_finalize", &shmem_impl_team_world);
     shmi_barrier_all(); /* completes every PE's outstanding traffic */
     shmi_coll_leave();

@@ -77,5 +77,9 @@ SHMI_ENV(DEVICE_SERVICE, CHOICE, "auto", "device",
          "auto|all: the device service of each PE (a thread that applies requests from PEs the fabric cannot bring to its device heap; started when a device heap and libfabric are both in use); all: every access to another PE's device heap goes through it, atomics as read-modify-write under its lock (tests of the path real GPUs without device atomics take)")
 SHMI_ENV(DEVICE_REDUCE, CHOICE, "gpu", "device",
          "gpu|host: reductions whose source and dest are both in the device heap (gpu: each PE reads the others' sources into device memory and combines them with the back end's reduction kernel; host: through host buffers and the host's arithmetic, as for any other memory; gpu falls back to host where the back end has no kernel for the type, e.g. long double on cuda and hip)")
+SHMI_ENV(KERNEL_PATH, CHOICE, "auto", "device",
+         "auto|proxy: how device routines called from kernels reach another PE's device heap (auto: loads, stores and atomics of the kernel on the IPC mapping where the PE's host heap is mapped here too, else the PE's proxy thread; proxy: every other PE through the proxy, for tests)")
+SHMI_ENV(KERNEL_RING, INT, "256", "device",
+         "Slots of the ring through which a PE's kernels hand requests to its proxy thread (a power of two, 2 to 65536); a full ring makes the kernel wait, never drops a request")
 SHMI_ENV(DEVICE_MOCK_DMA, CHOICE, "off", "device",
          "off|host|cuda: for tests, whether the mock device lets libfabric register a read-write view of its memory, as a NIC reaching GPU memory (FI_HMEM) would (off: the fabric cannot reach mock device memory; host: the view is registered as host memory; cuda: it is offered as CUDA memory, which a libfabric without CUDA refuses, exercising the fallback)")

@@ -97,4 +97,12 @@ int shmix_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *sour
 int shmix_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, void *stream);
 int shmix_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, void *stream);
 
+/* Device-initiated communication: host side of kernels */
+int shmix_kernel_state(void *state, size_t size);
+int shmix_collective_launch(const void *func, const unsigned *grid, const unsigned *block, void **args, size_t shared_bytes, void *stream);
+const void *shmix_kernel_thread_info(void);
+void shmix_kernel_block_sync(void);
+void shmix_kernel_warp_sync(void);
+void shmix_kernel_trap(void);
+
 #endif /* SHMI_API_CORE_DECL_H */

@@ -13,7 +13,8 @@ libweft_internal_la_SOURCES += \
 	src/api/gen/coll.c \
 	src/api/gen/coll_deprecated.c \
 	src/api/gen/order.c \
-	src/api/gen/stream.c
+	src/api/gen/stream.c \
+	src/api/gen/kernel.c
 noinst_HEADERS += src/api/gen/core_decl.h
 
 # The parts of shmem.h and pshmem.h, installed next to them.
@@ -51,6 +52,7 @@ pshmemparts_HEADERS = \
 	include/pshmem/coll.h \
 	include/pshmem/coll_deprecated.h \
 	include/pshmem/ctx_team.h \
+	include/pshmem/kernel.h \
 	include/pshmem/mem.h \
 	include/pshmem/order.h \
 	include/pshmem/rma.h \

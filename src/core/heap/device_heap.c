@@ -27,6 +27,12 @@ enum { DEVICE_DESC_MAGIC = 0x57644576 };
  * back end's allocations (and IPC imports) honour. */
 #define DEVICE_MAX_ALIGN ((size_t)256)
 
+/* Bytes at the end of the device heap that the allocator never hands out:
+ * the words of the device barrier (include/shmem/device/abi.h,
+ * shmemd_state_t.sync), at the same offset on every PE without a
+ * collective allocation. */
+#define DEVICE_KERNEL_RESERVE ((size_t)512)
+
 /* Bytes of zeroes used to clear freed blocks (one H2D copy per chunk). */
 #define DEVICE_ZERO_CHUNK ((size_t)256 << 10)
 
@@ -113,11 +119,12 @@ static void create_heap(const shmi_gpu_ops_t *g, int count, device_desc_t *d)
     int dev = choose_device(count), ret;
 
     size = (size + SHMI_ALLOC_GRAIN - 1) & ~(SHMI_ALLOC_GRAIN - 1);
+    size += DEVICE_KERNEL_RESERVE;
     ret = g->select(dev);
     if (ret == 0)
         ret = g->alloc(size, &base);
-    if (ret == 0 &&
-        (ret = shmi_alloc_create(size, DEVICE_MAX_ALIGN, &dh.alloc)) != 0)
+    if (ret == 0 && (ret = shmi_alloc_create(size - DEVICE_KERNEL_RESERVE,
+                                             DEVICE_MAX_ALIGN, &dh.alloc)) != 0)
         g->free(base);
     if (ret != 0)
         SHMI_FATAL("cannot create the device symmetric heap "
@@ -136,6 +143,11 @@ static void create_heap(const shmi_gpu_ops_t *g, int count, device_desc_t *d)
     snprintf(d->backend, sizeof(d->backend), "%s", g->name);
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu", "device heap: %zu bytes at %p on %s %d",
              size, base, g->name, dev);
+}
+
+void *shmi_device_heap_kernel_words(void)
+{
+    return dh.gpu ? dh.base + dh.size - DEVICE_KERNEL_RESERVE : NULL;
 }
 
 int shmi_device_heap_init(void)

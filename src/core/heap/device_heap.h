@@ -37,6 +37,11 @@ int shmi_device_heap_init(void);
  * size. */
 void shmi_device_heap_connected(void);
 
+/* The device heap's reserve for the device barrier's words (zeroed, the
+ * same offset on every PE, never handed out by the allocator), or NULL
+ * without a device heap. */
+void *shmi_device_heap_kernel_words(void);
+
 /* Frees the heap; shmi_segments_finalize. */
 void shmi_device_heap_finalize(void);
 

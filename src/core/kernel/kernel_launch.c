@@ -1,0 +1,76 @@
+/*
+ * Launching kernels that communicate, and what device code compiled as
+ * host code asks of libweft (docs/gpu.md, "Device-initiated
+ * communication"): the mock's launcher runs host threads in place of GPU
+ * threads, and these routines tell such a thread its place in the grid,
+ * synchronise its block or warp, and stop it on a trap.
+ */
+#include "config.h"
+
+#include <time.h>
+
+#include "api/gen/core_decl.h"
+#include "core/heap/device_heap.h"
+#include "core/init.h"
+#include "core/kernel/kernel.h"
+#include "core/state.h"
+#include "gpu/gpu_mock.h"
+#include "services/error.h"
+
+/* How long a trapped host thread waits for the proxy to end the job. */
+#define TRAP_WAIT_S 30
+
+int shmix_collective_launch(const void *func, const unsigned *grid,
+                            const unsigned *block, void **args,
+                            size_t shared_bytes, void *stream)
+{
+    const char *routine = "shmemx_collective_launch";
+    const shmi_gpu_ops_t *g;
+    int ret;
+
+    shmi_require_init(routine);
+    if (!func || !grid || !block)
+        SHMI_FATAL("%s: PE %d: %s is NULL", routine, shmi_my_pe_fast(),
+                   !func ? "func" : !grid ? "grid" : "block");
+    g = shmi_device_backend();
+    if (!g)
+        SHMI_FATAL("%s: PE %d has no device heap (SHMEM_DEVICE_BACKEND, "
+                   "SHMEM_SYMMETRIC_DEVICE_SIZE)",
+                   routine, shmi_my_pe_fast());
+    ret = g->launch(func, grid, block, args, shared_bytes, stream);
+    if (ret != 0)
+        SHMI_LOG(SHMI_LOG_ERROR, "kernel",
+                 "%s: PE %d: launching %ux%ux%u blocks of %ux%ux%u threads "
+                 "on %s failed: %s",
+                 routine, shmi_my_pe_fast(), grid[0], grid[1], grid[2],
+                 block[0], block[1], block[2], g->name, shmi_strerror(ret));
+    return ret == 0 ? 0 : -1;
+}
+
+const void *shmix_kernel_thread_info(void)
+{
+    return shmi_gpu_mock_thread();
+}
+
+void shmix_kernel_block_sync(void)
+{
+    shmi_gpu_mock_block_sync();
+}
+
+void shmix_kernel_warp_sync(void)
+{
+    shmi_gpu_mock_warp_sync();
+}
+
+/* A host thread standing in for a GPU thread that traps: it has recorded
+ * its error for the proxy, which ends the job; it must never return into
+ * the device routine. Should no proxy run, it ends the job itself. */
+void shmix_kernel_trap(void)
+{
+    struct timespec ts = {0, 10 * 1000 * 1000};
+
+    for (int i = 0; i < TRAP_WAIT_S * 100; i++)
+        nanosleep(&ts, NULL);
+    SHMI_FATAL("device code of PE %d stopped on an error that no proxy "
+               "reported within %d s", shmi_my_pe_fast(), TRAP_WAIT_S);
+}

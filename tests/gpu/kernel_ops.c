@@ -1,0 +1,205 @@
+/*
+ * The device API (include/shmemx_device.h, docs/gpu.md "Device-initiated
+ * communication") on the mock: the kernels of kernel_bodies.h run as host
+ * threads (2 blocks of 40 threads per PE, warps of 32 and 8), through the
+ * same peer table, ring and proxy as on a GPU, and the host checks what
+ * they left in the device heaps:
+ *
+ *   rma      per-thread typed put and get to the right neighbour
+ *   group    putmem/getmem _block and _warp
+ *   pg       p and g of int and double
+ *   amo      fetch_add, inc, add (64 and 32 bits) from every thread on
+ *            every PE, each fetched value seen once; compare_swap has one
+ *            winner per PE; swap; a double atomic set
+ *   signal   putmem_signal around the ring, signal_wait_until, fence
+ *   barrier  barrier_all by one thread, barrier_all_block by a block
+ *   ptr      shmemd_ptr: an address for mapped PEs, NULL for proxied ones
+ *   flood    with a small ring (SHMEM_KERNEL_RING=4 in its case) 80 threads
+ *            post 48 atomics each at once: none is lost
+ * GT_KERNEL_ROUTE=direct|proxy says which path the case must take. With
+ * argument bad_pe or bad_addr the program misuses the API instead and the
+ * job must end with the proxy's message (tests/gpu/gpu.cases).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <shmem.h>
+#include <shmemx.h>
+
+#include "tests/gpu/gpu_test.h"
+#include "tests/gpu/kernel_bodies.h"
+
+#define KT_BLOCKS 2
+#define KT_THREADS 40
+#define KT_G (KT_BLOCKS * KT_THREADS)
+#define KT_GROUP_BYTES 4099
+
+static int me, npes;
+
+static void k_rma(void **v) { kt_rma((const kt_args_t *)v[0]); }
+static void k_group(void **v) { kt_group((const kt_args_t *)v[0]); }
+static void k_pg(void **v) { kt_pg((const kt_args_t *)v[0]); }
+static void k_amo(void **v) { kt_amo((const kt_args_t *)v[0]); }
+static void k_signal(void **v) { kt_signal((const kt_args_t *)v[0]); }
+static void k_barrier(void **v) { kt_barrier((const kt_args_t *)v[0]); }
+static void k_ptr(void **v) { kt_ptr((const kt_args_t *)v[0]); }
+static void k_flood(void **v) { kt_flood((const kt_args_t *)v[0]); }
+static void k_bad_pe(void **v) { kt_bad((const kt_args_t *)v[0], 1); }
+static void k_bad_addr(void **v) { kt_bad((const kt_args_t *)v[0], 2); }
+
+/* Runs fn on every PE (the mock's launch returns when it ends), then a
+ * host barrier: every PE's kernel has ended before anyone checks. */
+static void launch(void (*fn)(void **), kt_args_t *a)
+{
+    unsigned grid[3] = {KT_BLOCKS, 1, 1}, block[3] = {KT_THREADS, 1, 1};
+    void *args[1] = {a};
+
+    shmem_barrier_all();
+    CHECK(shmemx_collective_launch((const void *)fn, grid, block, args, 0,
+                                   NULL) == 0);
+    shmem_barrier_all();
+}
+
+static void *dev(size_t bytes)
+{
+    void *p = shmemx_calloc_device(1, bytes);
+
+    CHECK_MSG(p != NULL, "shmemx_calloc_device(%zu) failed", bytes);
+    return p;
+}
+
+/* Host copies of this PE's device memory (the device transport's copy). */
+static void rd(void *host, const void *d, size_t n)
+{
+    shmem_getmem(host, d, n, me);
+}
+
+static void wr(void *d, const void *host, size_t n)
+{
+    shmem_putmem(d, host, n, me);
+}
+
+static void zero(void *d, size_t n)
+{
+    void *z = calloc(1, n);
+
+    wr(d, z, n);
+    free(z);
+}
+
+static void alloc_args(kt_args_t *a)
+{
+    size_t chunk = (size_t)KT_G * KT_CHUNK * sizeof(long);
+
+    a->src = dev(chunk);
+    a->dst = dev(chunk);
+    a->got = dev(chunk);
+    a->bytes = dev(5 * KT_GROUP_BYTES);
+    a->nbytes = KT_GROUP_BYTES;
+    a->ctr64 = dev(4 * sizeof(uint64_t));
+    a->ctr32 = dev(4 * sizeof(unsigned));
+    a->fetched = dev((size_t)KT_G * KT_AMO_ROUNDS * npes * sizeof(uint64_t));
+    a->winners = dev(KT_G * sizeof(int));
+    a->sig = dev(4 * sizeof(uint64_t));
+    a->slots = dev(KT_BARRIER_ROUNDS * sizeof(long));
+    a->ptr_ok = dev((size_t)npes * sizeof(long));
+    a->dbl = dev((KT_G + 1) * sizeof(double));
+    a->ints = dev(KT_G * sizeof(int));
+}
+
+static void check_rma(kt_args_t *a)
+{
+    size_t n = (size_t)KT_G * KT_CHUNK;
+    long *src = gt_xmalloc(n * sizeof(long)), *dst = gt_xmalloc(n * sizeof(long));
+    long *got = gt_xmalloc(n * sizeof(long));
+    int left = (me + npes - 1) % npes, right = (me + 1) % npes;
+
+    for (unsigned g = 0; g < KT_G; g++)
+        for (unsigned i = 0; i < KT_CHUNK; i++)
+            src[g * KT_CHUNK + i] = kt_value(me, g, i);
+    wr(a->src, src, n * sizeof(long));
+    launch(k_rma, a);
+    rd(dst, a->dst, n * sizeof(long));
+    rd(got, a->got, n * sizeof(long));
+    for (unsigned g = 0; g < KT_G; g++)
+        for (unsigned i = 0; i < KT_CHUNK; i++) {
+            size_t k = g * KT_CHUNK + i;
+
+            CHECK_MSG(dst[k] == kt_value(left, g, i),
+                      "rma: put: thread %u element %u: %ld", g, i, dst[k]);
+            CHECK_MSG(got[k] == kt_value(right, g, i),
+                      "rma: get: thread %u element %u: %ld", g, i, got[k]);
+        }
+    free(src);
+    free(dst);
+    free(got);
+}
+
+static void check_group(kt_args_t *a)
+{
+    size_t nb = KT_GROUP_BYTES, at;
+    unsigned char *b = gt_xmalloc(5 * nb);
+    int left = (me + npes - 1) % npes;
+
+    gt_fill(b, nb, me, 1);
+    wr(a->bytes, b, nb);
+    launch(k_group, a);
+    rd(b, a->bytes, 5 * nb);
+    CHECK_MSG((at = gt_diff(b + nb, nb, left, 1)) == nb,
+              "putmem_block: byte %zu", at);
+    CHECK_MSG((at = gt_diff(b + 2 * nb, nb, left, 1)) == nb,
+              "putmem_warp: byte %zu", at);
+    CHECK_MSG((at = gt_diff(b + 3 * nb, nb, me, 1)) == nb,
+              "getmem_block: byte %zu", at);
+    CHECK_MSG((at = gt_diff(b + 4 * nb, nb, me, 1)) == nb,
+              "getmem_warp: byte %zu", at);
+    free(b);
+}
+
+static void check_pg(kt_args_t *a)
+{
+    long got[KT_G];
+    int ints[KT_G], left = (me + npes - 1) % npes;
+    double dbl[KT_G];
+
+    launch(k_pg, a);
+    rd(got, a->got, sizeof(got));
+    rd(ints, a->ints, sizeof(ints));
+    rd(dbl, a->dbl, sizeof(dbl));
+    for (unsigned g = 0; g < KT_G; g++) {
+        CHECK_MSG(got[g] == 1, "p/g: thread %u read back another value", g);
+        CHECK_MSG(ints[g] == (int)kt_value(left, g, 7) &&
+                      dbl[g] == (double)g + 0.25 * left,
+                  "p: thread %u: %d %g", g, ints[g], dbl[g]);
+    }
+}
+
+#include "tests/gpu/kernel_checks.h"
+
+int main(int argc, char **argv)
+{
+    kt_args_t a;
+
+    shmem_init();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    if (!shmemx_malloc_device(64))
+        return gt_skip_no_device_heap();
+    CHECK(shmemd_init() == 0);
+    alloc_args(&a);
+    if (argc > 1 && strcmp(argv[1], "bad_pe") == 0)
+        launch(k_bad_pe, &a);
+    if (argc > 1 && strcmp(argv[1], "bad_addr") == 0)
+        launch(k_bad_addr, &a);
+    check_ptr(&a);
+    check_rma(&a);
+    check_group(&a);
+    check_pg(&a);
+    check_amo(&a);
+    check_signal(&a);
+    check_barrier(&a);
+    check_flood(&a);
+    return check_pes_end("kernel_ops");
+}
