@@ -168,7 +168,7 @@ rx_bytes() {
 t_start=$EPOCHREALTIME
 for p in tests/multinode/coherence tests/multinode/mn_paths tests/launch/shmem_hello \
     tests/dataplane/dp_rma tests/dataplane/dp_amo tests/coll/coll_data \
-    tests/coll/coll_reduce prk/stencil_shmem prk/stencil_mpi; do
+    tests/coll/coll_reduce tests/gpu/kernel_ops prk/stencil_shmem prk/stencil_mpi; do
     stage "$p" 2>/dev/null || echo "note: $p is not built; its step is skipped"
 done
 cp -L "$B"/.libs/libweft.so* "$W/bin/" 2>/dev/null
@@ -212,6 +212,10 @@ if [ "$quick" = 0 ]; then
     have dp_rma dp_rma_2x2 && step dp_rma_2x2 120 ck_passed $SRUN2 "$bin/dp_rma"
     have dp_amo dp_amo_2x2 && step dp_amo_2x2 120 ck_passed $SRUN2 "$bin/dp_amo"
     have coll_data coll_data_2x2 && step coll_data_2x2 120 ck_passed $SRUN2 "$bin/coll_data"
+    # Device code (the mock's host threads) across nodes: loads and stores
+    # to the PE of the same node, the proxy and the fabric to the others.
+    have kernel_ops kernel_ops_2x2 &&
+        step kernel_ops_2x2 240 ck_passed env GT_KERNEL_THREADS=8 SHMEM_DEVICE_BACKEND=mock $SRUN2 "$bin/kernel_ops"
     have coll_reduce coll_reduce_3x2 && [ "$NODES" -ge 3 ] &&
         step coll_reduce_3x2 120 ck_passed $SRUN3 "$bin/coll_reduce"
     # PRK stencil: SHMEM form, Open MPI twin (PMIx under srun), MPICH twin

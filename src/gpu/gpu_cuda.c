@@ -23,6 +23,25 @@ _Static_assert(sizeof(cudaError_t) == sizeof(int) &&
                    sizeof(enum cudaMemoryType) == sizeof(int) &&
                    sizeof(enum cudaMemcpyKind) == sizeof(int),
                "CUDA enums seen as int");
+/* gpu_runtime.c's view of the entry points of host_alloc and launch. */
+_Static_assert(sizeof(dim3) == 3 * sizeof(unsigned) &&
+                   offsetof(dim3, y) == sizeof(unsigned) &&
+                   offsetof(dim3, z) == 2 * sizeof(unsigned),
+               "dim3 is three unsigned ints");
+_Static_assert(SHMI_GPU_RT_HAS_TYPE(cudaHostAlloc,
+                                    cudaError_t (*)(void **, size_t, unsigned)),
+               "cudaHostAlloc");
+_Static_assert(SHMI_GPU_RT_HAS_TYPE(cudaFreeHost, cudaError_t (*)(void *)),
+               "cudaFreeHost");
+_Static_assert(SHMI_GPU_RT_HAS_TYPE(cudaHostGetDevicePointer,
+                                    cudaError_t (*)(void **, void *, unsigned)),
+               "cudaHostGetDevicePointer");
+/* The shared-memory size's type: the table's launch_shared_uint. */
+_Static_assert(SHMI_GPU_RT_HAS_TYPE(cudaLaunchCooperativeKernel,
+                                    cudaError_t (*)(const void *, dim3, dim3,
+                                                    void **, size_t,
+                                                    cudaStream_t)),
+               "cudaLaunchCooperativeKernel");
 
 const shmi_gpu_runtime_t shmi_gpu_rt_cuda = {
     .name = "cuda",
@@ -38,4 +57,11 @@ const shmi_gpu_runtime_t shmi_gpu_rt_cuda = {
     .attr_type_off = offsetof(struct cudaPointerAttributes, type),
     .mem_device = cudaMemoryTypeDevice,
     .mem_kind = SHMI_MEM_CUDA,
+    .fn_host_alloc = SHMI_GPU_RT_NAME(cuda, HostAlloc),
+    .fn_host_free = SHMI_GPU_RT_NAME(cuda, FreeHost),
+    .host_alloc_flags = cudaHostAllocMapped | cudaHostAllocPortable,
+    .err_launch_inval = {cudaErrorInvalidValue, cudaErrorInvalidConfiguration,
+                         cudaErrorInvalidDeviceFunction,
+                         cudaErrorCooperativeLaunchTooLarge},
+    .launch_shared_uint = 0,
 };

@@ -24,6 +24,25 @@ _Static_assert(sizeof(hipError_t) == sizeof(int) &&
                    sizeof(enum hipMemoryType) == sizeof(int) &&
                    sizeof(hipMemcpyKind) == sizeof(int),
                "HIP enums seen as int");
+/* gpu_runtime.c's view of the entry points of host_alloc and launch. */
+_Static_assert(sizeof(dim3) == 3 * sizeof(unsigned) &&
+                   offsetof(dim3, y) == sizeof(unsigned) &&
+                   offsetof(dim3, z) == 2 * sizeof(unsigned),
+               "dim3 is three unsigned ints");
+_Static_assert(SHMI_GPU_RT_HAS_TYPE(hipHostMalloc,
+                                    hipError_t (*)(void **, size_t, unsigned)),
+               "hipHostMalloc");
+_Static_assert(SHMI_GPU_RT_HAS_TYPE(hipHostFree, hipError_t (*)(void *)),
+               "hipHostFree");
+_Static_assert(SHMI_GPU_RT_HAS_TYPE(hipHostGetDevicePointer,
+                                    hipError_t (*)(void **, void *, unsigned)),
+               "hipHostGetDevicePointer");
+/* The shared-memory size's type: the table's launch_shared_uint. */
+_Static_assert(SHMI_GPU_RT_HAS_TYPE(hipLaunchCooperativeKernel,
+                                    hipError_t (*)(const void *, dim3, dim3,
+                                                   void **, unsigned,
+                                                   hipStream_t)),
+               "hipLaunchCooperativeKernel");
 
 const shmi_gpu_runtime_t shmi_gpu_rt_hip = {
     .name = "hip",
@@ -39,4 +58,11 @@ const shmi_gpu_runtime_t shmi_gpu_rt_hip = {
     .attr_type_off = offsetof(hipPointerAttribute_t, memoryType),
     .mem_device = hipMemoryTypeDevice,
     .mem_kind = SHMI_MEM_ROCM,
+    .fn_host_alloc = SHMI_GPU_RT_NAME(hip, HostMalloc),
+    .fn_host_free = SHMI_GPU_RT_NAME(hip, HostFree),
+    .host_alloc_flags = hipHostMallocMapped | hipHostMallocPortable,
+    .err_launch_inval = {hipErrorInvalidValue, hipErrorInvalidConfiguration,
+                         hipErrorInvalidDeviceFunction,
+                         hipErrorCooperativeLaunchTooLarge},
+    .launch_shared_uint = 1,
 };

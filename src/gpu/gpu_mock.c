@@ -9,6 +9,17 @@
  * One process-wide lock guards the windows: two threads must not open and
  * close windows on the same pages at once.
  *
+ * Kernels (gpu_mock_launch.c). Host threads standing in for GPU threads
+ * load, store and use CPU atomics on device memory directly, as device
+ * code does: on own allocations, on imported IPC mappings of other
+ * processes' allocations, and on allocations made while the kernel runs.
+ * So while a mock kernel runs in this process (mock_kernels > 0) every
+ * region is mapped read-write, new ones included, and mock_window never
+ * closes a window (the copies, atomics, reductions and stream workers of
+ * other threads would otherwise pull the pages from under the kernel);
+ * when the last kernel ends, every region goes back to PROT_NONE. The
+ * fault check therefore holds outside kernels only.
+ *
  * DMA view (gpu_mock.h). A NIC that reaches GPU memory (GPUDirect RDMA,
  * FI_HMEM) writes device memory without the CPU's page tables being
  * involved. The mock models it with a second, read-write mapping of an
@@ -22,6 +33,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -52,6 +64,7 @@ typedef struct mock_ipc {
 
 static mock_region_t regions[MOCK_MAX_REGIONS];
 static pthread_mutex_t mock_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned mock_kernels; /* mock kernels running (mock_lock) */
 
 static mock_region_t *mock_find(const void *p, size_t len)
 {
@@ -78,8 +91,7 @@ static int mock_add(char *base, size_t size, int fd)
     return SHMI_ENOMEM;
 }
 
-/* Opens (prot != PROT_NONE) or closes a window on [p, p+len). */
-static void mock_window(const void *p, size_t len, int prot)
+static void mock_protect(const void *p, size_t len, int prot)
 {
     long page = sysconf(_SC_PAGESIZE);
     uintptr_t start = (uintptr_t)p & ~(uintptr_t)(page - 1);
@@ -87,6 +99,52 @@ static void mock_window(const void *p, size_t len, int prot)
 
     if (mprotect((void *)start, end - start, prot) != 0)
         SHMI_FATAL("mock device: mprotect failed: %s", strerror(errno));
+}
+
+/* Opens (prot != PROT_NONE) or closes a window on [p, p+len); with
+ * mock_lock held. A window stays open while a kernel runs. */
+static void mock_window(const void *p, size_t len, int prot)
+{
+    if (prot == PROT_NONE && mock_kernels > 0)
+        return;
+    mock_protect(p, len, prot);
+}
+
+/* Registers a new mapping; while a kernel runs it is open at once, like
+ * every other region. */
+static int mock_add_mapped(char *base, size_t size, int fd)
+{
+    int ret;
+
+    pthread_mutex_lock(&mock_lock);
+    ret = mock_add(base, size, fd);
+    if (ret == 0 && mock_kernels > 0)
+        mock_protect(base, size, PROT_READ | PROT_WRITE);
+    pthread_mutex_unlock(&mock_lock);
+    return ret;
+}
+
+static void mock_protect_all(int prot)
+{
+    for (int i = 0; i < MOCK_MAX_REGIONS; i++)
+        if (regions[i].base)
+            mock_protect(regions[i].base, regions[i].size, prot);
+}
+
+void shmi_gpu_mock_kernel_begin(void)
+{
+    pthread_mutex_lock(&mock_lock);
+    if (mock_kernels++ == 0)
+        mock_protect_all(PROT_READ | PROT_WRITE);
+    pthread_mutex_unlock(&mock_lock);
+}
+
+void shmi_gpu_mock_kernel_end(void)
+{
+    pthread_mutex_lock(&mock_lock);
+    if (--mock_kernels == 0)
+        mock_protect_all(PROT_NONE);
+    pthread_mutex_unlock(&mock_lock);
 }
 
 static int mock_probe(int *count)
@@ -113,9 +171,7 @@ static int mock_alloc(size_t size, void **ptr)
     base = mmap(NULL, size, PROT_NONE, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED)
         goto out_close;
-    pthread_mutex_lock(&mock_lock);
-    ret = mock_add(base, size, fd);
-    pthread_mutex_unlock(&mock_lock);
+    ret = mock_add_mapped(base, size, fd);
     if (ret != 0) {
         munmap(base, size);
         goto out_close;
@@ -188,9 +244,7 @@ static int mock_ipc_import(const shmi_gpu_ipc_t *handle, size_t size,
     close(fd); /* the mapping keeps the memory alive */
     if (base == MAP_FAILED)
         return SHMI_ENOMEM;
-    pthread_mutex_lock(&mock_lock);
-    ret = mock_add(base, size, -1);
-    pthread_mutex_unlock(&mock_lock);
+    ret = mock_add_mapped(base, size, -1);
     if (ret != 0) {
         munmap(base, size);
         return ret;
@@ -312,6 +366,32 @@ static int mock_is_device(const void *ptr)
     return found;
 }
 
+/* Mapped host memory is plain host memory here: device code compiled as
+ * host code reaches it at the same address. Zeroed, as a GPU's host_alloc
+ * is by the back end; 64-byte aligned, as the runtimes' pages are at
+ * least. */
+static int mock_host_alloc(size_t size, void **host, void **device)
+{
+    size_t rounded = (size + 63) & ~(size_t)63;
+    void *p;
+
+    if (size == 0 || rounded < size)
+        return SHMI_EINVAL;
+    p = aligned_alloc(64, rounded);
+    if (!p)
+        return SHMI_ENOMEM;
+    memset(p, 0, rounded);
+    *host = p;
+    *device = p;
+    return 0;
+}
+
+static int mock_host_free(void *host)
+{
+    free(host);
+    return 0;
+}
+
 /* libfabric cannot register PROT_NONE pages: to a provider the mock device
  * is memory without FI_HMEM support, so transfers stage through host
  * bounce buffers and the device service exactly as for a GPU on tcp. With
@@ -341,4 +421,7 @@ const shmi_gpu_ops_t shmi_gpu_mock_ops = {
     .stream_host = shmi_gpu_mock_stream_host,
     .stream_copy = shmi_gpu_mock_stream_copy,
     .stream_reduce = shmi_gpu_mock_stream_reduce,
+    .host_alloc = mock_host_alloc,
+    .host_free = mock_host_free,
+    .launch = shmi_gpu_mock_launch,
 };

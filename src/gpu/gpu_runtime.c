@@ -17,6 +17,7 @@
 #if defined(WEFT_HAVE_CUDA) || defined(WEFT_HAVE_HIP)
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,11 @@
 typedef struct rt_ipc {
     unsigned char bytes[SHMI_GPU_RT_IPC_BYTES];
 } rt_ipc_t;
+
+/* dim3 as the runtimes pass it: by value (checked by the tables). */
+typedef struct rt_dim3 {
+    unsigned x, y, z;
+} rt_dim3_t;
 
 /* The entry points, with the runtimes' status enums as int. */
 typedef struct rt_fns {
@@ -52,17 +58,35 @@ typedef struct rt_fns {
                              void *arg, unsigned flags);
     /* Optional (HIP 5.2 has none): StreamAddCallback stands in. */
     int (*LaunchHostFunc)(void *stream, void (*fn)(void *), void *arg);
+    /* Optional (host_alloc and launch return SHMI_ENOTSUP without them),
+     * so that an older runtime or stand-in still loads. HostAlloc and
+     * HostFree are named by the table (cuda HostAlloc/FreeHost, hip
+     * HostMalloc/HostFree). */
+    int (*HostAlloc)(void **host, size_t size, unsigned flags);
+    int (*HostFree)(void *host);
+    int (*HostGetDevicePointer)(void **device, void *host, unsigned flags);
+    union { /* the shared-memory size's type: the table's launch_shared_uint */
+        int (*sz)(const void *func, rt_dim3_t grid, rt_dim3_t block,
+                  void **args, size_t shared, void *stream);
+        int (*u32)(const void *func, rt_dim3_t grid, rt_dim3_t block,
+                   void **args, unsigned shared, void *stream);
+    } LaunchCooperativeKernel;
 } rt_fns_t;
 
-/* Name (after the prefix) and place of each entry point in rt_fns_t. */
+/* Name (after the prefix) and place of each entry point in rt_fns_t; for
+ * a name that differs between runtimes, the place of the name in the
+ * runtime's table instead. */
 /* clang-format off */
-#define RT_FN(f) {#f, offsetof(rt_fns_t, f), 0}
-#define RT_FN_OPTIONAL(f) {#f, offsetof(rt_fns_t, f), 1}
+#define RT_FN(f) {#f, offsetof(rt_fns_t, f), 0, 0}
+#define RT_FN_OPTIONAL(f) {#f, offsetof(rt_fns_t, f), 1, 0}
+#define RT_FN_NAMED(f, field) \
+    {NULL, offsetof(rt_fns_t, f), 1, offsetof(shmi_gpu_runtime_t, field)}
 /* clang-format on */
 static const struct {
     const char *name;
     size_t off;
     int optional;
+    size_t rt_name_off; /* where name is NULL */
 } rt_fn_names[] = {
     RT_FN(GetDeviceCount),
     RT_FN(SetDevice),
@@ -81,9 +105,14 @@ static const struct {
     RT_FN(MemcpyAsync),
     RT_FN(StreamAddCallback),
     RT_FN_OPTIONAL(LaunchHostFunc),
+    RT_FN_NAMED(HostAlloc, fn_host_alloc),
+    RT_FN_NAMED(HostFree, fn_host_free),
+    RT_FN_OPTIONAL(HostGetDevicePointer),
+    RT_FN_OPTIONAL(LaunchCooperativeKernel),
 };
 #undef RT_FN
 #undef RT_FN_OPTIONAL
+#undef RT_FN_NAMED
 
 /* The runtime in use: set by the first successful probe. */
 static struct {
@@ -108,9 +137,13 @@ static int rt_load(const shmi_gpu_runtime_t *rt, rt_fns_t *fn)
         return SHMI_ENODEV;
     }
     for (size_t i = 0; i < sizeof(rt_fn_names) / sizeof(rt_fn_names[0]); i++) {
+        const char *name = rt_fn_names[i].name;
         void *f;
 
-        snprintf(sym, sizeof(sym), "%s%s", rt->prefix, rt_fn_names[i].name);
+        if (!name)
+            memcpy(&name, (const char *)rt + rt_fn_names[i].rt_name_off,
+                   sizeof(name));
+        snprintf(sym, sizeof(sym), "%s%s", rt->prefix, name);
         f = dlsym(h, sym);
         if (!f && rt_fn_names[i].optional)
             continue;
@@ -374,6 +407,82 @@ static int rt_stream_reduce(void *acc, const void *in, size_t n, shmi_op_t op,
                                          stream);
 }
 
+/* Page-locked host memory mapped into the device, cleared here (the
+ * runtimes do not clear it). */
+static int rt_host_alloc(size_t size, void **host, void **device)
+{
+    void *h = NULL, *d = NULL;
+    int ret = rt_thread_ready();
+
+    if (ret)
+        return ret;
+    if (!cur.fn.HostAlloc || !cur.fn.HostFree || !cur.fn.HostGetDevicePointer)
+        return SHMI_ENOTSUP;
+    if (size == 0)
+        return SHMI_EINVAL;
+    ret = rt_call(cur.fn.HostAlloc(&h, size, cur.rt->host_alloc_flags),
+                  cur.rt->fn_host_alloc);
+    if (ret)
+        return ret;
+    ret =
+        rt_call(cur.fn.HostGetDevicePointer(&d, h, 0), "HostGetDevicePointer");
+    if (ret) {
+        cur.fn.HostFree(h);
+        return ret;
+    }
+    memset(h, 0, size);
+    *host = h;
+    *device = d;
+    return 0;
+}
+
+static int rt_host_free(void *host)
+{
+    int ret = rt_thread_ready();
+
+    if (ret || !host)
+        return ret;
+    if (!cur.fn.HostFree)
+        return SHMI_ENOTSUP;
+    return rt_call(cur.fn.HostFree(host), cur.rt->fn_host_free);
+}
+
+/* A launch's status: SHMI_EINVAL where the launch itself is wrong (the
+ * caller's to fix), SHMI_EIO for any other failure; logged. */
+static int rt_launch_status(int err)
+{
+    if (err == 0)
+        return 0;
+    SHMI_LOG(SHMI_LOG_DEBUG, "gpu",
+             "%s: %sLaunchCooperativeKernel failed: error %d (%s)",
+             cur.rt->name, cur.rt->prefix, err, cur.fn.GetErrorString(err));
+    for (int i = 0; i < SHMI_GPU_RT_LAUNCH_INVAL; i++)
+        if (err == cur.rt->err_launch_inval[i])
+            return SHMI_EINVAL;
+    return SHMI_EIO;
+}
+
+static int rt_launch(const void *func, const unsigned grid[3],
+                     const unsigned block[3], void **args, size_t shared_bytes,
+                     void *stream)
+{
+    rt_dim3_t g = {grid[0], grid[1], grid[2]};
+    rt_dim3_t b = {block[0], block[1], block[2]};
+    int ret = rt_thread_ready();
+
+    if (ret)
+        return ret;
+    if (!cur.fn.LaunchCooperativeKernel.sz)
+        return SHMI_ENOTSUP;
+    if (!cur.rt->launch_shared_uint)
+        return rt_launch_status(cur.fn.LaunchCooperativeKernel.sz(
+            func, g, b, args, shared_bytes, stream));
+    if (shared_bytes > UINT_MAX)
+        return SHMI_EINVAL;
+    return rt_launch_status(cur.fn.LaunchCooperativeKernel.u32(
+        func, g, b, args, (unsigned)shared_bytes, stream));
+}
+
 /* Host-initiated atomics on device memory need a device kernel (or NIC
  * atomics with FI_HMEM); this build has neither, so it says so. */
 static int rt_atomic(void *word, shmi_amo_op_t op, shmi_dtype_t dt,
@@ -411,7 +520,8 @@ static shmi_gpu_hmem_t rt_hmem(void)
         .stream_create = rt_stream_create,                                     \
         .stream_destroy = rt_stream_destroy, .stream_sync = rt_stream_sync,    \
         .stream_host = rt_stream_host, .stream_copy = rt_stream_copy,          \
-        .stream_reduce = rt_stream_reduce,                                     \
+        .stream_reduce = rt_stream_reduce, .host_alloc = rt_host_alloc,        \
+        .host_free = rt_host_free, .launch = rt_launch,                        \
     }
 
 #ifdef WEFT_HAVE_CUDA

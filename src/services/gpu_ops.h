@@ -94,6 +94,35 @@ typedef struct shmi_gpu_ops {
      * without the device compiler. */
     int (*stream_reduce)(void *acc, const void *in, size_t n, shmi_op_t op,
                          shmi_dtype_t dt, void *stream);
+
+    /*
+     * Device-initiated communication (docs/gpu.md): host memory a kernel
+     * reaches, and kernel launches. Members of a runtime that lacks the
+     * entry points return SHMI_ENOTSUP.
+     */
+    /* size bytes (> 0, else SHMI_EINVAL) of host memory, zero-filled,
+     * page-locked and mapped into the device: *host is the address the
+     * host uses, *device the one device code uses (the same on the mock).
+     * The caller owns it until host_free(*host). */
+    int (*host_alloc)(size_t size, void **host, void **device);
+    /* Frees what host_alloc returned as *host; NULL does nothing. */
+    int (*host_free)(void *host);
+    /*
+     * A cooperative launch (every block resident at once, so blocks may
+     * wait for each other) of kernel func: grid[0..2] blocks of
+     * block[0..2] threads (x, y, z as CUDA's dim3), args the array of
+     * pointers to each argument (as cudaLaunchKernel takes it),
+     * shared_bytes of dynamic shared memory per block, on stream (NULL:
+     * the default stream). cuda, hip: enqueued, returns at once; a launch
+     * the runtime refuses (bad dimensions, function, arguments, too many
+     * blocks to be resident) is SHMI_EINVAL, any other failure SHMI_EIO.
+     * mock: func is a host function void (*)(void **args) run by one host
+     * thread per GPU thread after the work enqueued on stream; returns when
+     * every thread has returned (gpu_mock.h, shmi_gpu_mock_launch).
+     */
+    int (*launch)(const void *func, const unsigned grid[3],
+                  const unsigned block[3], void **args, size_t shared_bytes,
+                  void *stream);
 } shmi_gpu_ops_t;
 
 #endif /* SHMI_GPU_OPS_H */

@@ -16,6 +16,13 @@
  * Host loads and stores still work on it: the fake checks the arguments of
  * the runtime calls, not that Weft never dereferences device memory (the
  * mock back end does that).
+ *
+ * Mapped host memory (HostAlloc, hip's HostMalloc) is host memory whose
+ * device address is its host address, filled with a non-zero byte so that
+ * Weft must clear it. The stand-in cannot run device code: a cooperative
+ * launch records its arguments (FakeLastLaunch, for the tests) and returns
+ * the runtimes' "invalid device function". Built with FAKE_RT_OLD, it
+ * lacks these entry points, as an older runtime would.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -27,7 +34,10 @@
 #include <unistd.h>
 
 #ifdef FAKE_RT_HIP
-#define FAKE(f) hip##f
+#define FAKE(f)         hip##f
+#define FAKE_HOST_ALLOC hipHostMalloc
+#define FAKE_HOST_FREE  hipHostFree
+typedef unsigned fake_shared_t; /* hipLaunchCooperativeKernel's */
 enum {
     E_NODEV = 100,      /* hipErrorNoDevice */
     MEM_DEVICE = 1,     /* hipMemoryTypeDevice */
@@ -35,7 +45,10 @@ enum {
     ATTR_HOST_FAILS = 1 /* host memory: hipErrorInvalidValue */
 };
 #else
-#define FAKE(f) cuda##f
+#define FAKE(f)         cuda##f
+#define FAKE_HOST_ALLOC cudaHostAlloc
+#define FAKE_HOST_FREE  cudaFreeHost
+typedef size_t fake_shared_t; /* cudaLaunchCooperativeKernel's */
 enum {
     E_NODEV = 35,       /* cudaErrorInsufficientDriver */
     MEM_DEVICE = 2,     /* cudaMemoryTypeDevice */
@@ -45,8 +58,18 @@ enum {
 #endif
 
 /* Shared by both runtimes: success 0, invalid value 1, out of memory 2,
- * invalid device 101; memcpy kinds H2D 1, D2H 2, D2D 3. */
-enum { OK = 0, E_INVAL = 1, E_OOM = 2, E_DEVICE = 101 };
+ * invalid configuration 9, invalid device function 98, invalid device
+ * 101; memcpy kinds H2D 1, D2H 2, D2D 3; host allocation flags portable 1,
+ * mapped 2. */
+enum {
+    OK = 0,
+    E_INVAL = 1,
+    E_OOM = 2,
+    E_CONFIG = 9,
+    E_DEVICE_FUNCTION = 98,
+    E_DEVICE = 101
+};
+enum { HOST_PORTABLE = 1, HOST_MAPPED = 2 };
 enum { H2D = 1, D2H = 2, D2D = 3 };
 enum { NDEV = 2, MAXREG = 64 };
 #define FAKE_LIMIT ((size_t)1 << 30)
@@ -323,3 +346,100 @@ const char *FAKE(GetErrorString)(int err)
 {
     return err == OK ? "no error" : "fake runtime error";
 }
+
+#ifndef FAKE_RT_OLD
+/* Mapped host allocations: their address is their device address. */
+static struct {
+    char *base;
+    size_t size;
+} host_reg[MAXREG];
+
+int FAKE_HOST_ALLOC(void **ptr, size_t size, unsigned flags)
+{
+    int i = 0;
+
+    while (i < MAXREG && host_reg[i].base)
+        i++;
+    if (flags != (HOST_MAPPED | HOST_PORTABLE)) /* what Weft asks for */
+        return E_INVAL;
+    if (i == MAXREG || size == 0 || size > FAKE_LIMIT ||
+        !(host_reg[i].base = aligned_alloc(4096, (size + 4095) & ~4095ul)))
+        return E_OOM;
+    memset(host_reg[i].base, 0x5a, size); /* not zero: Weft must clear it */
+    host_reg[i].size = size;
+    *ptr = host_reg[i].base;
+    return OK;
+}
+
+int FAKE_HOST_FREE(void *ptr)
+{
+    for (int i = 0; i < MAXREG; i++) {
+        if (ptr && host_reg[i].base == ptr) {
+            free(ptr);
+            host_reg[i].base = NULL;
+            return OK;
+        }
+    }
+    return ptr ? E_INVAL : OK;
+}
+
+int FAKE(HostGetDevicePointer)(void **device, void *host, unsigned flags)
+{
+    const char *c = host;
+
+    for (int i = 0; i < MAXREG; i++) {
+        if (flags == 0 && host_reg[i].base && c >= host_reg[i].base &&
+            (size_t)(c - host_reg[i].base) < host_reg[i].size) {
+            *device = host;
+            return OK;
+        }
+    }
+    return E_INVAL;
+}
+
+/* dim3, by value. */
+typedef struct fake_dim3 {
+    unsigned x, y, z;
+} fake_dim3_t;
+
+static struct {
+    const void *func;
+    fake_dim3_t grid, block;
+    void **args;
+    size_t shared;
+    void *stream;
+} last_launch;
+
+/* What the last launch was given, for tests/gpu/gpu_rt.c (which finds it
+ * with dlsym): dims = grid x, y, z, block x, y, z. */
+void FAKE(FakeLastLaunch)(const void **func, unsigned dims[6], void ***args,
+                          size_t *shared, void **stream)
+{
+    *func = last_launch.func;
+    dims[0] = last_launch.grid.x, dims[1] = last_launch.grid.y;
+    dims[2] = last_launch.grid.z, dims[3] = last_launch.block.x;
+    dims[4] = last_launch.block.y, dims[5] = last_launch.block.z;
+    *args = last_launch.args;
+    *shared = last_launch.shared;
+    *stream = last_launch.stream;
+}
+
+/* Checks what a runtime would check, then cannot run device code. */
+int FAKE(LaunchCooperativeKernel)(const void *func, fake_dim3_t grid,
+                                  fake_dim3_t block, void **args,
+                                  fake_shared_t shared, void *stream)
+{
+    last_launch.func = func;
+    last_launch.grid = grid;
+    last_launch.block = block;
+    last_launch.args = args;
+    last_launch.shared = shared;
+    last_launch.stream = stream;
+    if (!func)
+        return E_INVAL;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z ||
+        (size_t)block.x * block.y * block.z > 1024)
+        return E_CONFIG;
+    return E_DEVICE_FUNCTION;
+}
+#endif /* FAKE_RT_OLD */

@@ -38,7 +38,7 @@ check_PROGRAMS += tests/gpu/gpu_rt
 tests_gpu_gpu_rt_SOURCES = tests/gpu/gpu_rt.c
 tests_gpu_gpu_rt_LDADD = libweft_internal.la
 check_LTLIBRARIES = tests/gpu/fakert/libcudart.la \
-	tests/gpu/fakert/libamdhip64.la
+	tests/gpu/fakert/libamdhip64.la tests/gpu/fakert_old/libcudart.la
 tests_gpu_fakert_libcudart_la_SOURCES = tests/gpu/fake_runtime.c
 tests_gpu_fakert_libcudart_la_CPPFLAGS = -DFAKE_RT_CUDA
 tests_gpu_fakert_libcudart_la_LDFLAGS = -module -avoid-version -shared \
@@ -46,6 +46,11 @@ tests_gpu_fakert_libcudart_la_LDFLAGS = -module -avoid-version -shared \
 tests_gpu_fakert_libamdhip64_la_SOURCES = tests/gpu/fake_runtime.c
 tests_gpu_fakert_libamdhip64_la_CPPFLAGS = -DFAKE_RT_HIP
 tests_gpu_fakert_libamdhip64_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath $(abs_builddir)
+# A runtime without the entry points of host_alloc and launch (an older one).
+tests_gpu_fakert_old_libcudart_la_SOURCES = tests/gpu/fake_runtime.c
+tests_gpu_fakert_old_libcudart_la_CPPFLAGS = -DFAKE_RT_CUDA -DFAKE_RT_OLD
+tests_gpu_fakert_old_libcudart_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath $(abs_builddir)
 # Atomics on device memory from every PE, checked exactly (with the
 # stand-in runtime: through the device service, also without libfabric).
@@ -67,3 +72,13 @@ tests_gpu_stream_reduce_LDADD = libweft_internal.la
 check_PROGRAMS += tests/gpu/stream_bad
 tests_gpu_stream_bad_SOURCES = tests/gpu/stream_bad.c
 tests_gpu_stream_bad_LDADD = libweft.la
+# The device API on the mock (kernels as host threads): tests/gpu/kernel_ops.c.
+check_PROGRAMS += tests/gpu/kernel_ops
+tests_gpu_kernel_ops_SOURCES = tests/gpu/kernel_ops.c tests/gpu/kernel_bodies.h \
+	tests/gpu/kernel_checks.h tests/gpu/gpu_test.h
+tests_gpu_kernel_ops_LDADD = libweft.la
+# Kernels of the mock device: device code compiled as host code
+# (src/gpu/gpu_mock_launch.c).
+check_PROGRAMS += tests/gpu/mock_launch
+tests_gpu_mock_launch_SOURCES = tests/gpu/mock_launch.c
+tests_gpu_mock_launch_LDADD = libweft_internal.la

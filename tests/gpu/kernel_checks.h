@@ -27,7 +27,7 @@ static int cmp_u64(const void *x, const void *y)
  * PEs, are exactly 0 .. total-1. */
 static void check_fetched(const uint64_t *all, int target)
 {
-    size_t per = (size_t)KT_G * KT_AMO_ROUNDS, total = per * npes, k = 0;
+    size_t per = (size_t)kt_g * KT_AMO_ROUNDS, total = per * npes, k = 0;
     uint64_t *v = gt_xmalloc(total * sizeof(*v));
 
     for (int pe = 0; pe < npes; pe++)
@@ -42,7 +42,7 @@ static void check_fetched(const uint64_t *all, int target)
 
 static void check_amo(kt_args_t *a)
 {
-    size_t fb = (size_t)KT_G * KT_AMO_ROUNDS * npes * sizeof(uint64_t);
+    size_t fb = (size_t)kt_g * KT_AMO_ROUNDS * npes * sizeof(uint64_t);
     uint64_t c64[4], *all;
     unsigned c32[4];
     int *win, wins = 0;
@@ -51,14 +51,14 @@ static void check_amo(kt_args_t *a)
     launch(k_amo, a);
     rd(c64, a->ctr64, sizeof(c64));
     rd(c32, a->ctr32, sizeof(c32));
-    rd(&d, a->dbl + KT_G, sizeof(d));
-    CHECK_MSG(c64[0] == (uint64_t)KT_G * KT_AMO_ROUNDS * npes &&
+    rd(&d, a->dbl + kt_g, sizeof(d));
+    CHECK_MSG(c64[0] == (uint64_t)kt_g * KT_AMO_ROUNDS * npes &&
                   c64[1] == c64[0] && c32[0] == 2 * c64[0],
               "amo: counters %llu %llu %u, expected %d",
               (unsigned long long)c64[0], (unsigned long long)c64[1], c32[0],
-              KT_G * KT_AMO_ROUNDS * npes);
-    CHECK_MSG(c32[1] >= 1 && c32[1] <= (unsigned)(KT_G * npes) &&
-                  c64[2] >= 1 && c64[2] <= (uint64_t)KT_G * npes,
+              kt_g * KT_AMO_ROUNDS * npes);
+    CHECK_MSG(c32[1] >= 1 && c32[1] <= (unsigned)(kt_g * npes) &&
+                  c64[2] >= 1 && c64[2] <= (uint64_t)kt_g * npes,
               "amo: compare_swap winner %u, swap %llu", c32[1],
               (unsigned long long)c64[2]);
     CHECK_MSG(d == 2.5 + (me + npes - 1) % npes, "double atomic set: %g", d);
@@ -67,8 +67,8 @@ static void check_amo(kt_args_t *a)
         for (int pe = 0; pe < npes; pe++)
             check_fetched(all, pe);
     free(all);
-    win = gather(a->winners, KT_G * sizeof(int));
-    for (int i = 0; i < KT_G * npes; i++)
+    win = gather(a->winners, kt_g * sizeof(int));
+    for (unsigned i = 0; i < kt_g * (unsigned)npes; i++)
         wins += (win[i] >> me) & 1;
     CHECK_MSG(wins == 1, "compare_swap on PE %d: %d winners", me, wins);
     free(win);
@@ -125,17 +125,17 @@ static void check_ptr(kt_args_t *a)
 static void check_flood(kt_args_t *a)
 {
     uint64_t c;
-    long dst[KT_G];
+    long dst[KT_MAX_G];
     int left = (me + npes - 1) % npes;
 
     launch(k_flood, a);
     rd(&c, a->ctr64, sizeof(c));
     rd(dst, a->dst, sizeof(dst));
     /* each thread of every PE adds KT_FLOOD times, spread over the PEs */
-    CHECK_MSG(c == (uint64_t)KT_G * KT_FLOOD,
+    CHECK_MSG(c == (uint64_t)kt_g * KT_FLOOD,
               "flood: counter %llu, expected %d: requests lost",
-              (unsigned long long)c, KT_G * KT_FLOOD);
-    for (unsigned g = 0; g < KT_G; g++)
+              (unsigned long long)c, kt_g * KT_FLOOD);
+    for (unsigned g = 0; g < kt_g; g++)
         CHECK_MSG(dst[g] == kt_value(left, g, 9), "flood: p of thread %u", g);
 }
 

@@ -1,7 +1,8 @@
 /*
  * The device API (include/shmemx_device.h, docs/gpu.md "Device-initiated
  * communication") on the mock: the kernels of kernel_bodies.h run as host
- * threads (2 blocks of 40 threads per PE, warps of 32 and 8), through the
+ * threads (2 blocks of 40 threads per PE, warps of 32 and 8; fewer with
+ * GT_KERNEL_THREADS), through the
  * same peer table, ring and proxy as on a GPU, and the host checks what
  * they left in the device heaps:
  *
@@ -33,10 +34,13 @@
 
 #define KT_BLOCKS 2
 #define KT_THREADS 40
-#define KT_G (KT_BLOCKS * KT_THREADS)
+#define KT_MAX_G (KT_BLOCKS * KT_THREADS)
 #define KT_GROUP_BYTES 4099
 
 static int me, npes;
+/* Threads per block (GT_KERNEL_THREADS, 1 to KT_THREADS: fewer where many
+ * PEs share the cores, as across simulated nodes) and in the grid. */
+static unsigned kt_threads = KT_THREADS, kt_g = KT_MAX_G;
 
 static void k_rma(void **v) { kt_rma((const kt_args_t *)v[0]); }
 static void k_group(void **v) { kt_group((const kt_args_t *)v[0]); }
@@ -53,7 +57,7 @@ static void k_bad_addr(void **v) { kt_bad((const kt_args_t *)v[0], 2); }
  * host barrier: every PE's kernel has ended before anyone checks. */
 static void launch(void (*fn)(void **), kt_args_t *a)
 {
-    unsigned grid[3] = {KT_BLOCKS, 1, 1}, block[3] = {KT_THREADS, 1, 1};
+    unsigned grid[3] = {KT_BLOCKS, 1, 1}, block[3] = {kt_threads, 1, 1};
     void *args[1] = {a};
 
     shmem_barrier_all();
@@ -91,7 +95,7 @@ static void zero(void *d, size_t n)
 
 static void alloc_args(kt_args_t *a)
 {
-    size_t chunk = (size_t)KT_G * KT_CHUNK * sizeof(long);
+    size_t chunk = (size_t)kt_g * KT_CHUNK * sizeof(long);
 
     a->src = dev(chunk);
     a->dst = dev(chunk);
@@ -100,30 +104,30 @@ static void alloc_args(kt_args_t *a)
     a->nbytes = KT_GROUP_BYTES;
     a->ctr64 = dev(4 * sizeof(uint64_t));
     a->ctr32 = dev(4 * sizeof(unsigned));
-    a->fetched = dev((size_t)KT_G * KT_AMO_ROUNDS * npes * sizeof(uint64_t));
-    a->winners = dev(KT_G * sizeof(int));
+    a->fetched = dev((size_t)kt_g * KT_AMO_ROUNDS * npes * sizeof(uint64_t));
+    a->winners = dev(kt_g * sizeof(int));
     a->sig = dev(4 * sizeof(uint64_t));
     a->slots = dev(KT_BARRIER_ROUNDS * sizeof(long));
     a->ptr_ok = dev((size_t)npes * sizeof(long));
-    a->dbl = dev((KT_G + 1) * sizeof(double));
-    a->ints = dev(KT_G * sizeof(int));
+    a->dbl = dev((kt_g + 1) * sizeof(double));
+    a->ints = dev(kt_g * sizeof(int));
 }
 
 static void check_rma(kt_args_t *a)
 {
-    size_t n = (size_t)KT_G * KT_CHUNK;
+    size_t n = (size_t)kt_g * KT_CHUNK;
     long *src = gt_xmalloc(n * sizeof(long)), *dst = gt_xmalloc(n * sizeof(long));
     long *got = gt_xmalloc(n * sizeof(long));
     int left = (me + npes - 1) % npes, right = (me + 1) % npes;
 
-    for (unsigned g = 0; g < KT_G; g++)
+    for (unsigned g = 0; g < kt_g; g++)
         for (unsigned i = 0; i < KT_CHUNK; i++)
             src[g * KT_CHUNK + i] = kt_value(me, g, i);
     wr(a->src, src, n * sizeof(long));
     launch(k_rma, a);
     rd(dst, a->dst, n * sizeof(long));
     rd(got, a->got, n * sizeof(long));
-    for (unsigned g = 0; g < KT_G; g++)
+    for (unsigned g = 0; g < kt_g; g++)
         for (unsigned i = 0; i < KT_CHUNK; i++) {
             size_t k = g * KT_CHUNK + i;
 
@@ -160,15 +164,15 @@ static void check_group(kt_args_t *a)
 
 static void check_pg(kt_args_t *a)
 {
-    long got[KT_G];
-    int ints[KT_G], left = (me + npes - 1) % npes;
-    double dbl[KT_G];
+    long got[KT_MAX_G];
+    int ints[KT_MAX_G], left = (me + npes - 1) % npes;
+    double dbl[KT_MAX_G];
 
     launch(k_pg, a);
     rd(got, a->got, sizeof(got));
     rd(ints, a->ints, sizeof(ints));
     rd(dbl, a->dbl, sizeof(dbl));
-    for (unsigned g = 0; g < KT_G; g++) {
+    for (unsigned g = 0; g < kt_g; g++) {
         CHECK_MSG(got[g] == 1, "p/g: thread %u read back another value", g);
         CHECK_MSG(ints[g] == (int)kt_value(left, g, 7) &&
                       dbl[g] == (double)g + 0.25 * left,
@@ -181,7 +185,11 @@ static void check_pg(kt_args_t *a)
 int main(int argc, char **argv)
 {
     kt_args_t a;
+    const char *t = getenv("GT_KERNEL_THREADS");
 
+    if (t && atoi(t) >= 1 && atoi(t) <= KT_THREADS)
+        kt_threads = (unsigned)atoi(t);
+    kt_g = KT_BLOCKS * kt_threads;
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
