@@ -77,8 +77,21 @@ check_PROGRAMS += tests/gpu/kernel_ops
 tests_gpu_kernel_ops_SOURCES = tests/gpu/kernel_ops.c tests/gpu/kernel_bodies.h \
 	tests/gpu/kernel_checks.h tests/gpu/gpu_test.h
 tests_gpu_kernel_ops_LDADD = libweft.la
+# Flags of its own only to name its object apart from kernel_ops.cu's.
+tests_gpu_kernel_ops_CFLAGS = $(AM_CFLAGS)
 # Kernels of the mock device: device code compiled as host code
 # (src/gpu/gpu_mock_launch.c).
 check_PROGRAMS += tests/gpu/mock_launch
 tests_gpu_mock_launch_SOURCES = tests/gpu/mock_launch.c
 tests_gpu_mock_launch_LDADD = libweft_internal.la
+# The same tests as CUDA kernels, for a real GPU (the bundle runs it).
+EXTRA_DIST += tests/gpu/kernel_ops.cu
+if HAVE_NVCC
+check_PROGRAMS += tests/gpu/kernel_ops_cuda
+tests_gpu_kernel_ops_cuda_SOURCES = tests/gpu/kernel_ops.cu
+tests_gpu_kernel_ops_cuda_LINK = $(weft_cuda_link)
+tests_gpu_kernel_ops_cuda_LDADD = $(weft_cuda_ldadd)
+tests_gpu_kernel_ops_cuda_DEPENDENCIES = libweft.la
+tests/gpu/kernel_ops.$(OBJEXT): tests/gpu/kernel_ops.c tests/gpu/kernel_bodies.h \
+	tests/gpu/kernel_checks.h tests/gpu/gpu_test.h $(weft_cuda_headers)
+endif

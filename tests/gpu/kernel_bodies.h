@@ -50,7 +50,7 @@ SHMEMD_FN unsigned kt_count(void)
     return shmemd_p_grid_size() * shmemd_p_block_size();
 }
 
-SHMEMD_FN long kt_value(int pe, unsigned g, unsigned i)
+SHMEMD_HOST_DEVICE_FN long kt_value(int pe, unsigned g, unsigned i)
 {
     return (long)pe * 1000003L + (long)g * 1009L + (long)i;
 }

@@ -9,7 +9,7 @@
 /* Every PE's copy of n bytes at the symmetric device address d. */
 static void *gather(const void *d, size_t n)
 {
-    char *all = gt_xmalloc(n * (size_t)npes);
+    char *all = (char *)gt_xmalloc(n * (size_t)npes);
 
     for (int pe = 0; pe < npes; pe++)
         shmem_getmem(all + n * (size_t)pe, d, n, pe);
@@ -28,7 +28,7 @@ static int cmp_u64(const void *x, const void *y)
 static void check_fetched(const uint64_t *all, int target)
 {
     size_t per = (size_t)kt_g * KT_AMO_ROUNDS, total = per * npes, k = 0;
-    uint64_t *v = gt_xmalloc(total * sizeof(*v));
+    uint64_t *v = (uint64_t *)gt_xmalloc(total * sizeof(*v));
 
     for (int pe = 0; pe < npes; pe++)
         for (size_t i = 0; i < per; i++)
@@ -62,12 +62,12 @@ static void check_amo(kt_args_t *a)
               "amo: compare_swap winner %u, swap %llu", c32[1],
               (unsigned long long)c64[2]);
     CHECK_MSG(d == 2.5 + (me + npes - 1) % npes, "double atomic set: %g", d);
-    all = gather(a->fetched, fb);
+    all = (uint64_t *)gather(a->fetched, fb);
     if (me == 0)
         for (int pe = 0; pe < npes; pe++)
             check_fetched(all, pe);
     free(all);
-    win = gather(a->winners, kt_g * sizeof(int));
+    win = (int *)gather(a->winners, kt_g * sizeof(int));
     for (unsigned i = 0; i < kt_g * (unsigned)npes; i++)
         wins += (win[i] >> me) & 1;
     CHECK_MSG(wins == 1, "compare_swap on PE %d: %d winners", me, wins);
@@ -108,7 +108,7 @@ static void check_barrier(kt_args_t *a)
 static void check_ptr(kt_args_t *a)
 {
     const char *want = getenv("GT_KERNEL_ROUTE");
-    long *ok = gt_xmalloc((size_t)npes * sizeof(long));
+    long *ok = (long *)gt_xmalloc((size_t)npes * sizeof(long));
 
     launch(k_ptr, a);
     rd(ok, a->ptr_ok, (size_t)npes * sizeof(long));

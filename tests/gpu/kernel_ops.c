@@ -17,7 +17,9 @@
  *   ptr      shmemd_ptr: an address for mapped PEs, NULL for proxied ones
  *   flood    with a small ring (SHMEM_KERNEL_RING=4 in its case) 80 threads
  *            post 48 atomics each at once: none is lost
- * GT_KERNEL_ROUTE=direct|proxy says which path the case must take. With
+ * GT_KERNEL_ROUTE=direct|proxy says which path the case must take. The
+ * same file, included by kernel_ops.cu, runs the bodies as CUDA kernels
+ * on a GPU (the bundle's tests/gpu/kernel_ops_cuda). With
  * argument bad_pe or bad_addr the program misuses the API instead and the
  * job must end with the proxy's message (tests/gpu/gpu.cases).
  */
@@ -42,6 +44,30 @@ static int me, npes;
  * PEs share the cores, as across simulated nodes) and in the grid. */
 static unsigned kt_threads = KT_THREADS, kt_g = KT_MAX_G;
 
+#if SHMEMD_DEVICE_CODE
+/* CUDA or HIP (kernel_ops.cu includes this file): the bodies as kernels. */
+__global__ void k_rma(kt_args_t a) { kt_rma(&a); }
+__global__ void k_group(kt_args_t a) { kt_group(&a); }
+__global__ void k_pg(kt_args_t a) { kt_pg(&a); }
+__global__ void k_amo(kt_args_t a) { kt_amo(&a); }
+__global__ void k_signal(kt_args_t a) { kt_signal(&a); }
+__global__ void k_barrier(kt_args_t a) { kt_barrier(&a); }
+__global__ void k_ptr(kt_args_t a) { kt_ptr(&a); }
+__global__ void k_flood(kt_args_t a) { kt_flood(&a); }
+__global__ void k_bad_pe(kt_args_t a) { kt_bad(&a, 1); }
+__global__ void k_bad_addr(kt_args_t a) { kt_bad(&a, 2); }
+typedef void (*kt_kernel_t)(kt_args_t);
+
+static int kt_device_sync(void)
+{
+#if defined(__HIPCC__)
+    return hipDeviceSynchronize() == hipSuccess;
+#else
+    return cudaDeviceSynchronize() == cudaSuccess;
+#endif
+}
+#else
+/* Host code: the mock runs f(args) on host threads, args[0] = &a. */
 static void k_rma(void **v) { kt_rma((const kt_args_t *)v[0]); }
 static void k_group(void **v) { kt_group((const kt_args_t *)v[0]); }
 static void k_pg(void **v) { kt_pg((const kt_args_t *)v[0]); }
@@ -52,10 +78,18 @@ static void k_ptr(void **v) { kt_ptr((const kt_args_t *)v[0]); }
 static void k_flood(void **v) { kt_flood((const kt_args_t *)v[0]); }
 static void k_bad_pe(void **v) { kt_bad((const kt_args_t *)v[0], 1); }
 static void k_bad_addr(void **v) { kt_bad((const kt_args_t *)v[0], 2); }
+typedef void (*kt_kernel_t)(void **);
 
-/* Runs fn on every PE (the mock's launch returns when it ends), then a
- * host barrier: every PE's kernel has ended before anyone checks. */
-static void launch(void (*fn)(void **), kt_args_t *a)
+/* The mock's launch returns when the kernel has ended. */
+static int kt_device_sync(void)
+{
+    return 1;
+}
+#endif
+
+/* Runs fn on every PE and waits for it, then a host barrier: every PE's
+ * kernel has ended before anyone checks. */
+static void launch(kt_kernel_t fn, kt_args_t *a)
 {
     unsigned grid[3] = {KT_BLOCKS, 1, 1}, block[3] = {kt_threads, 1, 1};
     void *args[1] = {a};
@@ -63,6 +97,7 @@ static void launch(void (*fn)(void **), kt_args_t *a)
     shmem_barrier_all();
     CHECK(shmemx_collective_launch((const void *)fn, grid, block, args, 0,
                                    NULL) == 0);
+    CHECK(kt_device_sync());
     shmem_barrier_all();
 }
 
@@ -97,27 +132,29 @@ static void alloc_args(kt_args_t *a)
 {
     size_t chunk = (size_t)kt_g * KT_CHUNK * sizeof(long);
 
-    a->src = dev(chunk);
-    a->dst = dev(chunk);
-    a->got = dev(chunk);
-    a->bytes = dev(5 * KT_GROUP_BYTES);
+    a->src = (long *)dev(chunk);
+    a->dst = (long *)dev(chunk);
+    a->got = (long *)dev(chunk);
+    a->bytes = (char *)dev(5 * KT_GROUP_BYTES);
     a->nbytes = KT_GROUP_BYTES;
-    a->ctr64 = dev(4 * sizeof(uint64_t));
-    a->ctr32 = dev(4 * sizeof(unsigned));
-    a->fetched = dev((size_t)kt_g * KT_AMO_ROUNDS * npes * sizeof(uint64_t));
-    a->winners = dev(kt_g * sizeof(int));
-    a->sig = dev(4 * sizeof(uint64_t));
-    a->slots = dev(KT_BARRIER_ROUNDS * sizeof(long));
-    a->ptr_ok = dev((size_t)npes * sizeof(long));
-    a->dbl = dev((kt_g + 1) * sizeof(double));
-    a->ints = dev(kt_g * sizeof(int));
+    a->ctr64 = (uint64_t *)dev(4 * sizeof(uint64_t));
+    a->ctr32 = (unsigned *)dev(4 * sizeof(unsigned));
+    a->fetched =
+        (uint64_t *)dev((size_t)kt_g * KT_AMO_ROUNDS * npes * sizeof(uint64_t));
+    a->winners = (int *)dev(kt_g * sizeof(int));
+    a->sig = (uint64_t *)dev(4 * sizeof(uint64_t));
+    a->slots = (long *)dev(KT_BARRIER_ROUNDS * sizeof(long));
+    a->ptr_ok = (long *)dev((size_t)npes * sizeof(long));
+    a->dbl = (double *)dev((kt_g + 1) * sizeof(double));
+    a->ints = (int *)dev(kt_g * sizeof(int));
 }
 
 static void check_rma(kt_args_t *a)
 {
     size_t n = (size_t)kt_g * KT_CHUNK;
-    long *src = gt_xmalloc(n * sizeof(long)), *dst = gt_xmalloc(n * sizeof(long));
-    long *got = gt_xmalloc(n * sizeof(long));
+    long *src = (long *)gt_xmalloc(n * sizeof(long));
+    long *dst = (long *)gt_xmalloc(n * sizeof(long));
+    long *got = (long *)gt_xmalloc(n * sizeof(long));
     int left = (me + npes - 1) % npes, right = (me + 1) % npes;
 
     for (unsigned g = 0; g < kt_g; g++)
@@ -144,7 +181,7 @@ static void check_rma(kt_args_t *a)
 static void check_group(kt_args_t *a)
 {
     size_t nb = KT_GROUP_BYTES, at;
-    unsigned char *b = gt_xmalloc(5 * nb);
+    unsigned char *b = (unsigned char *)gt_xmalloc(5 * nb);
     int left = (me + npes - 1) % npes;
 
     gt_fill(b, nb, me, 1);

@@ -23,9 +23,12 @@
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define SHMEMD_DEVICE_CODE 1
 #define SHMEMD_FN static __device__ inline
+/* For a program's helpers that both its kernels and its host code call. */
+#define SHMEMD_HOST_DEVICE_FN static __host__ __device__ inline
 #else
 #define SHMEMD_DEVICE_CODE 0
 #define SHMEMD_FN static inline
+#define SHMEMD_HOST_DEVICE_FN static inline
 #include <sched.h>
 #include <time.h>
 #include <stdlib.h>
