@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <shmem.h>
 #include <shmemx.h>
@@ -87,6 +88,14 @@ static int kt_device_sync(void)
 }
 #endif
 
+static double kt_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Runs fn on every PE and waits for it, then a host barrier: every PE's
  * kernel has ended before anyone checks. */
 static void launch(kt_kernel_t fn, kt_args_t *a)
@@ -98,6 +107,9 @@ static void launch(kt_kernel_t fn, kt_args_t *a)
     CHECK(shmemx_collective_launch((const void *)fn, grid, block, args, 0,
                                    NULL) == 0);
     CHECK(kt_device_sync());
+    if (getenv("GT_KERNEL_TRACE")) /* where the time goes, per PE */
+        fprintf(stderr, "PE %d: kernel %p ended at %.3f s\n", me,
+                (const void *)fn, kt_now());
     shmem_barrier_all();
 }
 
