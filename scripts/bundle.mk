@@ -1,12 +1,13 @@
 # `make gpu-bundle`: one folder that runs Weft's GPU tests and benchmarks on
 # a machine where nothing can be installed (scripts/gpu-bundle.sh):
-# libweft, oshrun, shmem_info, the programs of tests/gpu and bench/gpu, the
-# libraries they load (glibc too) and the scripts of scripts/bundle.
+# libweft, oshrun, shmem_info, the programs of tests/gpu, bench/gpu and
+# examples/gpu, the libraries they load (glibc too) and the scripts of
+# scripts/bundle.
 # BUNDLE_DIR=DIR writes it elsewhere.
 BUNDLE_DIR = $(builddir)/weft-gpu-bundle
-# Taken from the lists the fragments keep, so a program added to tests/gpu
-# or bench/gpu is built and bundled without a change here.
-gpu_bundle_programs = $(filter tests/gpu/% bench/gpu/%, \
+# Taken from the lists the fragments keep, so a program added to tests/gpu,
+# bench/gpu or examples/gpu is built and bundled without a change here.
+gpu_bundle_programs = $(filter tests/gpu/% bench/gpu/% examples/gpu/%, \
 	$(check_PROGRAMS) $(noinst_PROGRAMS))
 EXTRA_DIST += scripts/gpu-bundle.sh scripts/bundle/weft-env.sh \
 	scripts/bundle/weft scripts/bundle/run-gpu-tests.sh \

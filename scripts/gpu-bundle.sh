@@ -22,10 +22,13 @@
 #   gpu-bundle.sh --srcdir S --builddir B --out DIR [PROGRAM...]
 #
 # PROGRAMs are paths relative to B (tests/gpu/device_api); without them
-# every program of B/tests/gpu and B/bench/gpu is taken. libweft, oshrun and
-# shmem_info are always taken. A program that libtool wrapped is taken from
-# its .libs folder: the wrapper is a script that only works in the build
-# tree.
+# every program of B/tests/gpu, B/bench/gpu and B/examples/gpu is taken.
+# libweft, oshrun and shmem_info are always taken. A program that libtool
+# wrapped is taken from its .libs folder: the wrapper is a script that only
+# works in the build tree. A program linked by nvcc (bench/gpu/
+# kernel_bench_cuda) is itself an ELF file; its RUNPATH to the build's
+# .libs comes after the --library-path of its launcher, so it loads the
+# bundle's libweft.
 #
 # Environment: CUDA_HOME (default /usr/local/cuda) is where libcudart is
 # looked for; BUNDLE_HIP=no leaves the HIP runtime out.
@@ -161,6 +164,7 @@ take() {
 write_launcher() {
     local rel=$1 up
     up=$(dirname "$rel" | sed 's|[^/][^/]*|..|g')
+    mkdir -p "$out/$(dirname "$rel")" || exit 1
     sed -e "s|@REL@|$rel|g" -e "s|@UP@|$up|g" >"$out/$rel" <<'EOF'
 #!/bin/sh
 # Starts this Weft GPU bundle's libexec/@REL@ with the bundle's own
@@ -202,7 +206,7 @@ EOF
 
 # --- Weft's own files --------------------------------------------------------
 if [ $# = 0 ]; then
-    for d in tests/gpu bench/gpu; do
+    for d in tests/gpu bench/gpu examples/gpu; do
         for p in "$B/$d"/*; do
             [ -f "$p" ] && [ -x "$p" ] || continue
             case "$p" in *.sh | *.la | *.lo | *.o) continue ;; esac
@@ -210,7 +214,7 @@ if [ $# = 0 ]; then
         done
     done
 fi
-[ $# -gt 0 ] || die "no program under $B/tests/gpu or $B/bench/gpu: build them first (make gpu-bundle does)"
+[ $# -gt 0 ] || die "no program under $B/tests/gpu, $B/bench/gpu or $B/examples/gpu: build them first (make gpu-bundle does)"
 
 roots=()
 libweft=$(readlink -f "$B/.libs/libweft.so") || die "no $B/.libs/libweft.so: build Weft first"

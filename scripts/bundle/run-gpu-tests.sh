@@ -15,7 +15,9 @@
 # another back end than the mock, the variables that only the mock knows
 # (SHMEM_DEVICE_MOCK_DMA, the tests' GT_* expectations of its routes) are
 # dropped, and a case that then repeats an earlier one is a skip. Then each
-# program of bench/gpu runs on 2 PEs.
+# program of bench/gpu runs on 2 PEs; one whose kernels are built for
+# another back end skips (kernel_bench's are host code, for the mock only;
+# kernel_bench_cuda's are CUDA code, never for the mock).
 #
 # Environment:
 #   BACKEND        device back end (cuda; also hip, mock)

@@ -24,19 +24,19 @@
 #define KT_FLOOD 48
 
 typedef struct kt_args {
-    long *src, *dst;      /* G * KT_CHUNK longs each */
-    long *got;            /* G * KT_CHUNK longs: what gets read */
-    char *bytes;          /* block-form area: nbytes at each of 2 halves */
-    size_t nbytes;        /* bytes of each block-form transfer */
-    uint64_t *ctr64;      /* [0] fetch_add, [1] inc, [2] swap target */
-    unsigned *ctr32;      /* [0] fetch_add, [1] compare_swap winner */
-    uint64_t *fetched;    /* G * KT_AMO_ROUNDS * n_pes fetched values */
-    int *winners;         /* G: 1 for the thread whose cswap won, per PE */
-    uint64_t *sig;        /* [0] signal word, [1] fence flag */
-    long *slots;          /* KT_BARRIER_ROUNDS longs: barrier data */
-    long *ptr_ok;         /* n_pes: 1 where shmemd_ptr gives an address */
-    double *dbl;          /* [0..G) p/g of double, [G] atomic set/fetch */
-    int *ints;            /* G: p/g of int */
+    long *src, *dst;   /* G * KT_CHUNK longs each */
+    long *got;         /* G * KT_CHUNK longs: what gets read */
+    char *bytes;       /* block-form area: nbytes at each of 2 halves */
+    size_t nbytes;     /* bytes of each block-form transfer */
+    uint64_t *ctr64;   /* [0] fetch_add, [1] inc, [2] swap target */
+    unsigned *ctr32;   /* [0] fetch_add, [1] compare_swap winner */
+    uint64_t *fetched; /* G * KT_AMO_ROUNDS * n_pes fetched values */
+    int *winners;      /* G: 1 for the thread whose cswap won, per PE */
+    uint64_t *sig;     /* [0] signal word, [1] fence flag */
+    long *slots;       /* KT_BARRIER_ROUNDS longs: barrier data */
+    long *ptr_ok;      /* n_pes: 1 where shmemd_ptr gives an address */
+    double *dbl;       /* [0..G) p/g of double, [G] atomic set/fetch */
+    int *ints;         /* G: p/g of int */
 } kt_args_t;
 
 SHMEMD_FN unsigned kt_rank(void)
@@ -156,8 +156,8 @@ SHMEMD_FN void kt_signal(const kt_args_t *a)
     for (unsigned i = 0; i < KT_CHUNK; i++)
         a->src[i] = kt_value(me, 0, i + 100);
     shmemd_p_fence_system();
-    shmemd_putmem_signal(a->dst, a->src, KT_CHUNK * sizeof(long), a->sig,
-                         1, SHMEM_SIGNAL_ADD, right);
+    shmemd_putmem_signal(a->dst, a->src, KT_CHUNK * sizeof(long), a->sig, 1,
+                         SHMEM_SIGNAL_ADD, right);
     shmemd_signal_wait_until(a->sig, SHMEM_CMP_GE, 1);
     a->got[0] = (long)shmemd_signal_fetch(a->sig);
     /* fence: the data of the second put must be there when the flag is */

@@ -35,8 +35,8 @@ static void check_fetched(const uint64_t *all, int target)
             v[k++] = all[(size_t)pe * per * npes + i * npes + target];
     qsort(v, total, sizeof(*v), cmp_u64);
     for (size_t i = 0; i < total; i++)
-        CHECK_MSG(v[i] == i, "fetch_add on PE %d: value %zu is %llu", target,
-                  i, (unsigned long long)v[i]);
+        CHECK_MSG(v[i] == i, "fetch_add on PE %d: value %zu is %llu", target, i,
+                  (unsigned long long)v[i]);
     free(v);
 }
 
@@ -57,8 +57,8 @@ static void check_amo(kt_args_t *a)
               "amo: counters %llu %llu %u, expected %d",
               (unsigned long long)c64[0], (unsigned long long)c64[1], c32[0],
               kt_g * KT_AMO_ROUNDS * npes);
-    CHECK_MSG(c32[1] >= 1 && c32[1] <= (unsigned)(kt_g * npes) &&
-                  c64[2] >= 1 && c64[2] <= (uint64_t)kt_g * npes,
+    CHECK_MSG(c32[1] >= 1 && c32[1] <= (unsigned)(kt_g * npes) && c64[2] >= 1 &&
+                  c64[2] <= (uint64_t)kt_g * npes,
               "amo: compare_swap winner %u, swap %llu", c32[1],
               (unsigned long long)c64[2]);
     CHECK_MSG(d == 2.5 + (me + npes - 1) % npes, "double atomic set: %g", d);
@@ -100,8 +100,10 @@ static void check_barrier(kt_args_t *a)
     launch(k_barrier, a);
     rd(got, a->got, sizeof(got));
     for (int r = 0; r < KT_BARRIER_ROUNDS; r++)
-        CHECK_MSG(got[r] == 0, "barrier round %d (%s): the neighbour's put "
-                  "was not there", r, r % 2 ? "_block" : "one thread");
+        CHECK_MSG(got[r] == 0,
+                  "barrier round %d (%s): the neighbour's put "
+                  "was not there",
+                  r, r % 2 ? "_block" : "one thread");
 }
 
 /* GT_KERNEL_ROUTE: direct (every PE mapped), proxy (only this one). */
@@ -115,8 +117,10 @@ static void check_ptr(kt_args_t *a)
     for (int pe = 0; want && pe < npes; pe++) {
         long expect = pe == me || strcmp(want, "direct") == 0;
 
-        CHECK_MSG(ok[pe] == expect, "shmemd_ptr for PE %d: %s, expected %s "
-                  "(GT_KERNEL_ROUTE=%s)", pe, ok[pe] ? "an address" : "NULL",
+        CHECK_MSG(ok[pe] == expect,
+                  "shmemd_ptr for PE %d: %s, expected %s "
+                  "(GT_KERNEL_ROUTE=%s)",
+                  pe, ok[pe] ? "an address" : "NULL",
                   expect ? "an address" : "NULL", want);
     }
     free(ok);

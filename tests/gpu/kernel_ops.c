@@ -35,9 +35,9 @@
 #include "tests/gpu/gpu_test.h"
 #include "tests/gpu/kernel_bodies.h"
 
-#define KT_BLOCKS 2
-#define KT_THREADS 40
-#define KT_MAX_G (KT_BLOCKS * KT_THREADS)
+#define KT_BLOCKS      2
+#define KT_THREADS     40
+#define KT_MAX_G       (KT_BLOCKS * KT_THREADS)
 #define KT_GROUP_BYTES 4099
 
 static int me, npes;
@@ -47,16 +47,46 @@ static unsigned kt_threads = KT_THREADS, kt_g = KT_MAX_G;
 
 #if SHMEMD_DEVICE_CODE
 /* CUDA or HIP (kernel_ops.cu includes this file): the bodies as kernels. */
-__global__ void k_rma(kt_args_t a) { kt_rma(&a); }
-__global__ void k_group(kt_args_t a) { kt_group(&a); }
-__global__ void k_pg(kt_args_t a) { kt_pg(&a); }
-__global__ void k_amo(kt_args_t a) { kt_amo(&a); }
-__global__ void k_signal(kt_args_t a) { kt_signal(&a); }
-__global__ void k_barrier(kt_args_t a) { kt_barrier(&a); }
-__global__ void k_ptr(kt_args_t a) { kt_ptr(&a); }
-__global__ void k_flood(kt_args_t a) { kt_flood(&a); }
-__global__ void k_bad_pe(kt_args_t a) { kt_bad(&a, 1); }
-__global__ void k_bad_addr(kt_args_t a) { kt_bad(&a, 2); }
+__global__ void k_rma(kt_args_t a)
+{
+    kt_rma(&a);
+}
+__global__ void k_group(kt_args_t a)
+{
+    kt_group(&a);
+}
+__global__ void k_pg(kt_args_t a)
+{
+    kt_pg(&a);
+}
+__global__ void k_amo(kt_args_t a)
+{
+    kt_amo(&a);
+}
+__global__ void k_signal(kt_args_t a)
+{
+    kt_signal(&a);
+}
+__global__ void k_barrier(kt_args_t a)
+{
+    kt_barrier(&a);
+}
+__global__ void k_ptr(kt_args_t a)
+{
+    kt_ptr(&a);
+}
+__global__ void k_flood(kt_args_t a)
+{
+    kt_flood(&a);
+}
+__global__ void k_bad_pe(kt_args_t a)
+{
+    kt_bad(&a, 1);
+}
+__global__ void k_bad_addr(kt_args_t a)
+{
+    kt_bad(&a, 2);
+}
 typedef void (*kt_kernel_t)(kt_args_t);
 
 static int kt_device_sync(void)
@@ -69,16 +99,46 @@ static int kt_device_sync(void)
 }
 #else
 /* Host code: the mock runs f(args) on host threads, args[0] = &a. */
-static void k_rma(void **v) { kt_rma((const kt_args_t *)v[0]); }
-static void k_group(void **v) { kt_group((const kt_args_t *)v[0]); }
-static void k_pg(void **v) { kt_pg((const kt_args_t *)v[0]); }
-static void k_amo(void **v) { kt_amo((const kt_args_t *)v[0]); }
-static void k_signal(void **v) { kt_signal((const kt_args_t *)v[0]); }
-static void k_barrier(void **v) { kt_barrier((const kt_args_t *)v[0]); }
-static void k_ptr(void **v) { kt_ptr((const kt_args_t *)v[0]); }
-static void k_flood(void **v) { kt_flood((const kt_args_t *)v[0]); }
-static void k_bad_pe(void **v) { kt_bad((const kt_args_t *)v[0], 1); }
-static void k_bad_addr(void **v) { kt_bad((const kt_args_t *)v[0], 2); }
+static void k_rma(void **v)
+{
+    kt_rma((const kt_args_t *)v[0]);
+}
+static void k_group(void **v)
+{
+    kt_group((const kt_args_t *)v[0]);
+}
+static void k_pg(void **v)
+{
+    kt_pg((const kt_args_t *)v[0]);
+}
+static void k_amo(void **v)
+{
+    kt_amo((const kt_args_t *)v[0]);
+}
+static void k_signal(void **v)
+{
+    kt_signal((const kt_args_t *)v[0]);
+}
+static void k_barrier(void **v)
+{
+    kt_barrier((const kt_args_t *)v[0]);
+}
+static void k_ptr(void **v)
+{
+    kt_ptr((const kt_args_t *)v[0]);
+}
+static void k_flood(void **v)
+{
+    kt_flood((const kt_args_t *)v[0]);
+}
+static void k_bad_pe(void **v)
+{
+    kt_bad((const kt_args_t *)v[0], 1);
+}
+static void k_bad_addr(void **v)
+{
+    kt_bad((const kt_args_t *)v[0], 2);
+}
 typedef void (*kt_kernel_t)(void **);
 
 /* The mock's launch returns when the kernel has ended. */

@@ -13,4 +13,4 @@ EXTRA_DIST += tests/unit/unit.cases tests/unit/exported_symbols.sh \
 	tests/unit/oshcc.sh tests/unit/shmem_info.sh \
 	tests/unit/design_citations.sh tests/unit/doc_paths.sh \
 	tests/unit/layering.sh \
-	tests/unit/case_names.sh
+	tests/unit/case_names.sh tests/unit/cu_compile.sh

@@ -95,16 +95,16 @@ typedef struct shmemd_state {
     uint64_t magic;       /* SHMEMD_STATE_MAGIC */
     uint32_t abi_version; /* SHMEMD_ABI_VERSION */
     int32_t my_pe, n_pes;
-    int32_t n_proxied;    /* PEs whose peer_base is NULL */
-    char *heap_base;      /* this PE's device heap */
-    uint64_t heap_size;   /* its bytes (the same on every PE) */
+    int32_t n_proxied;  /* PEs whose peer_base is NULL */
+    char *heap_base;    /* this PE's device heap */
+    uint64_t heap_size; /* its bytes (the same on every PE) */
     /* [n_pes]: where device code reaches each PE's device heap (loads,
      * stores, system-scope atomics on the IPC mapping; heap_base for this
      * PE), or NULL where requests go through the proxy. Device memory. */
     char *const *peer_base;
-    shmemd_req_t *ring;   /* ring_slots requests (host memory, mapped) */
-    uint64_t ring_slots;  /* a power of two */
-    uint64_t *ring_tail;  /* tickets handed out (device memory) */
+    shmemd_req_t *ring;  /* ring_slots requests (host memory, mapped) */
+    uint64_t ring_slots; /* a power of two */
+    uint64_t *ring_tail; /* tickets handed out (device memory) */
     /* Every ticket below *completed is served and remotely complete
      * (proxy; host memory, mapped). */
     volatile uint64_t *completed;

@@ -18,15 +18,11 @@ SHMEMD_FN uint64_t shmemd_i_amo_direct32(uint32_t op, uint32_t *w, uint32_t v,
                                          uint32_t c)
 {
     switch (op) {
-    case SHMEMD_AMO_FETCH:
-        return shmemd_p_add32(w, 0);
+    case SHMEMD_AMO_FETCH: return shmemd_p_add32(w, 0);
     case SHMEMD_AMO_SET:
-    case SHMEMD_AMO_SWAP:
-        return shmemd_p_swap32(w, v);
-    case SHMEMD_AMO_CSWAP:
-        return shmemd_p_cas32(w, c, v);
-    default: /* FETCH_ADD, ADD */
-        return shmemd_p_add32(w, v);
+    case SHMEMD_AMO_SWAP: return shmemd_p_swap32(w, v);
+    case SHMEMD_AMO_CSWAP: return shmemd_p_cas32(w, c, v);
+    default: /* FETCH_ADD, ADD */ return shmemd_p_add32(w, v);
     }
 }
 
@@ -34,15 +30,11 @@ SHMEMD_FN uint64_t shmemd_i_amo_direct64(uint32_t op, uint64_t *w, uint64_t v,
                                          uint64_t c)
 {
     switch (op) {
-    case SHMEMD_AMO_FETCH:
-        return shmemd_p_add64(w, 0);
+    case SHMEMD_AMO_FETCH: return shmemd_p_add64(w, 0);
     case SHMEMD_AMO_SET:
-    case SHMEMD_AMO_SWAP:
-        return shmemd_p_swap64(w, v);
-    case SHMEMD_AMO_CSWAP:
-        return shmemd_p_cas64(w, c, v);
-    default:
-        return shmemd_p_add64(w, v);
+    case SHMEMD_AMO_SWAP: return shmemd_p_swap64(w, v);
+    case SHMEMD_AMO_CSWAP: return shmemd_p_cas64(w, c, v);
+    default: return shmemd_p_add64(w, v);
     }
 }
 
@@ -67,8 +59,8 @@ SHMEMD_FN void shmemd_i_amo(uint32_t rid, shmemd_amo_t op, void *dest,
     if (compare)
         memcpy(&c, compare, width);
     if (t) {
-        old = width == 4 ? shmemd_i_amo_direct32(op, (uint32_t *)t,
-                                                 (uint32_t)v, (uint32_t)c)
+        old = width == 4 ? shmemd_i_amo_direct32(op, (uint32_t *)t, (uint32_t)v,
+                                                 (uint32_t)c)
                          : shmemd_i_amo_direct64(op, (uint64_t *)t, v, c);
     } else {
         r = shmemd_i_slot(s, rid, SHMEMD_OP_AMO, pe, &ticket);

@@ -22,12 +22,12 @@
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define SHMEMD_DEVICE_CODE 1
-#define SHMEMD_FN static __device__ inline
+#define SHMEMD_FN          static __device__ inline
 /* For a program's helpers that both its kernels and its host code call. */
 #define SHMEMD_HOST_DEVICE_FN static __host__ __device__ inline
 #else
-#define SHMEMD_DEVICE_CODE 0
-#define SHMEMD_FN static inline
+#define SHMEMD_DEVICE_CODE    0
+#define SHMEMD_FN             static inline
 #define SHMEMD_HOST_DEVICE_FN static inline
 #include <sched.h>
 #include <time.h>
@@ -221,8 +221,8 @@ SHMEMD_FN uint64_t shmemd_p_ticket(uint64_t *tail)
 
 SHMEMD_FN const shmemd_host_thread_t *shmemd_p_host_thread(void)
 {
-    static const shmemd_host_thread_t lone = {{0, 0, 0}, {0, 0, 0},
-                                              {1, 1, 1}, {1, 1, 1}};
+    static const shmemd_host_thread_t lone = {
+        {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
     const shmemd_host_thread_t *t =
         (const shmemd_host_thread_t *)shmemx_kernel_thread_info();
 
@@ -233,7 +233,8 @@ SHMEMD_FN unsigned shmemd_p_thread_rank(void)
 {
     const shmemd_host_thread_t *t = shmemd_p_host_thread();
 
-    return t->thread[0] + t->bdim[0] * (t->thread[1] + t->bdim[1] * t->thread[2]);
+    return t->thread[0] +
+           t->bdim[0] * (t->thread[1] + t->bdim[1] * t->thread[2]);
 }
 
 SHMEMD_FN unsigned shmemd_p_block_size(void)

@@ -80,8 +80,8 @@ SHMEMD_FN void shmemd_i_rma_group(uint32_t rid, int is_put, void *dest,
     else if (t)
         shmemd_i_copy_part((char *)dest, t, nbytes, rank, count);
     else if (rank == 0)
-        shmemd_i_proxy_rma(s, rid, is_put ? SHMEMD_OP_PUT : SHMEMD_OP_GET,
-                           dest, source, nbytes, pe);
+        shmemd_i_proxy_rma(s, rid, is_put ? SHMEMD_OP_PUT : SHMEMD_OP_GET, dest,
+                           source, nbytes, pe);
     if (warp)
         shmemd_p_warp_sync();
     else
@@ -196,14 +196,14 @@ SHMEMD_FN void shmemd_getmem_block(void *dest, const void *source,
     shmemd_i_get_block(SHMEMD_R_shmemd_getmem_block, dest, source, nbytes, pe);
 }
 
-SHMEMD_FN void shmemd_putmem_warp(void *dest, const void *source,
-                                  size_t nbytes, int pe)
+SHMEMD_FN void shmemd_putmem_warp(void *dest, const void *source, size_t nbytes,
+                                  int pe)
 {
     shmemd_i_put_warp(SHMEMD_R_shmemd_putmem_warp, dest, source, nbytes, pe);
 }
 
-SHMEMD_FN void shmemd_getmem_warp(void *dest, const void *source,
-                                  size_t nbytes, int pe)
+SHMEMD_FN void shmemd_getmem_warp(void *dest, const void *source, size_t nbytes,
+                                  int pe)
 {
     shmemd_i_get_warp(SHMEMD_R_shmemd_getmem_warp, dest, source, nbytes, pe);
 }

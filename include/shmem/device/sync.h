@@ -22,18 +22,12 @@
 SHMEMD_FN int shmemd_i_compare(uint32_t rid, int cmp, uint64_t a, uint64_t b)
 {
     switch (cmp) {
-    case SHMEM_CMP_EQ:
-        return a == b;
-    case SHMEM_CMP_NE:
-        return a != b;
-    case SHMEM_CMP_GT:
-        return a > b;
-    case SHMEM_CMP_GE:
-        return a >= b;
-    case SHMEM_CMP_LT:
-        return a < b;
-    case SHMEM_CMP_LE:
-        return a <= b;
+    case SHMEM_CMP_EQ: return a == b;
+    case SHMEM_CMP_NE: return a != b;
+    case SHMEM_CMP_GT: return a > b;
+    case SHMEM_CMP_GE: return a >= b;
+    case SHMEM_CMP_LT: return a < b;
+    case SHMEM_CMP_LE: return a <= b;
     }
     shmemd_i_fail(shmemd_i_state(), rid, SHMEMD_BAD_VALUE, cmp, 0, 0);
     return 0;

@@ -15,11 +15,11 @@
 /* What the proxy serves: the ring and the words it shares with kernels
  * (host views; the state holds the device views). */
 typedef struct shmi_kernel_ring {
-    shmemd_req_t *slots;         /* nslots requests */
-    uint64_t nslots;             /* a power of two */
+    shmemd_req_t *slots;          /* nslots requests */
+    uint64_t nslots;              /* a power of two */
     volatile uint64_t *completed; /* published by the proxy */
-    shmemd_error_t *error;       /* written by a failing kernel */
-    char *heap_base;             /* this PE's device heap */
+    shmemd_error_t *error;        /* written by a failing kernel */
+    char *heap_base;              /* this PE's device heap */
     uint64_t heap_size;
 } shmi_kernel_ring_t;
 

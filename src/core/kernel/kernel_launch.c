@@ -31,7 +31,9 @@ int shmix_collective_launch(const void *func, const unsigned *grid,
     shmi_require_init(routine);
     if (!func || !grid || !block)
         SHMI_FATAL("%s: PE %d: %s is NULL", routine, shmi_my_pe_fast(),
-                   !func ? "func" : !grid ? "grid" : "block");
+                   !func   ? "func"
+                   : !grid ? "grid"
+                           : "block");
     g = shmi_device_backend();
     if (!g)
         SHMI_FATAL("%s: PE %d has no device heap (SHMEM_DEVICE_BACKEND, "
@@ -72,5 +74,6 @@ void shmix_kernel_trap(void)
     for (int i = 0; i < TRAP_WAIT_S * 100; i++)
         nanosleep(&ts, NULL);
     SHMI_FATAL("device code of PE %d stopped on an error that no proxy "
-               "reported within %d s", shmi_my_pe_fast(), TRAP_WAIT_S);
+               "reported within %d s",
+               shmi_my_pe_fast(), TRAP_WAIT_S);
 }

@@ -31,14 +31,14 @@
 #include "services/error.h"
 
 /* Idle polls that only pause the CPU, then yield, before sleeping. */
-#define PROXY_SPINS 256
-#define PROXY_YIELDS 64
+#define PROXY_SPINS        256
+#define PROXY_YIELDS       64
 #define PROXY_MAX_SLEEP_NS 100000L
 
 static struct {
     pthread_t thread;
     int running;
-    int stop; /* set by shmi_kernel_finalize */
+    int stop;      /* set by shmi_kernel_finalize */
     int may_sleep; /* the node has no core to spare for polling */
     shmi_kernel_ring_t ring;
     shmem_ctx_t ctx;
@@ -47,8 +47,7 @@ static struct {
 
 static const char *routine_name(uint32_t rid)
 {
-    return shmi_kernel_routine_names[rid < shmi_kernel_routine_count ? rid
-                                                                     : 0];
+    return shmi_kernel_routine_names[rid < shmi_kernel_routine_count ? rid : 0];
 }
 
 /* Ends the job with the error a kernel recorded, if one did. */
@@ -61,22 +60,25 @@ static void check_error(void)
         return;
     if (e->what == 1)
         SHMI_FATAL("%s (device code): PE %d is out of range 0..%d (address "
-                   "%#llx)", routine_name(e->routine), e->pe,
-                   shmi_n_pes_fast() - 1, (unsigned long long)e->addr);
+                   "%#llx)",
+                   routine_name(e->routine), e->pe, shmi_n_pes_fast() - 1,
+                   (unsigned long long)e->addr);
     if (e->what == 2)
         SHMI_FATAL("%s (device code): PE %d, address %#llx (%llu bytes) is "
                    "outside the device heap [%p, %p) or misaligned",
-                   routine_name(e->routine), e->pe,
-                   (unsigned long long)e->addr, (unsigned long long)e->nbytes,
-                   (const void *)base, (const void *)(base + px.ring.heap_size));
+                   routine_name(e->routine), e->pe, (unsigned long long)e->addr,
+                   (unsigned long long)e->nbytes, (const void *)base,
+                   (const void *)(base + px.ring.heap_size));
     SHMI_FATAL("%s (device code): bad argument %d (PE or comparison), "
-               "address %#llx", routine_name(e->routine), e->pe,
-               (unsigned long long)e->addr);
+               "address %#llx",
+               routine_name(e->routine), e->pe, (unsigned long long)e->addr);
 }
 
 static const shmi_amo_op_t amo_ops[] = {
-    [SHMEMD_AMO_FETCH] = SHMI_AMO_FETCH, [SHMEMD_AMO_SET] = SHMI_AMO_SET,
-    [SHMEMD_AMO_SWAP] = SHMI_AMO_SWAP,   [SHMEMD_AMO_CSWAP] = SHMI_AMO_CSWAP,
+    [SHMEMD_AMO_FETCH] = SHMI_AMO_FETCH,
+    [SHMEMD_AMO_SET] = SHMI_AMO_SET,
+    [SHMEMD_AMO_SWAP] = SHMI_AMO_SWAP,
+    [SHMEMD_AMO_CSWAP] = SHMI_AMO_CSWAP,
     [SHMEMD_AMO_FETCH_ADD] = SHMI_AMO_FETCH_ADD,
     [SHMEMD_AMO_ADD] = SHMI_AMO_ADD,
 };
@@ -92,7 +94,8 @@ static int serve_amo(const char *routine, const shmemd_req_t *r,
     if (r->amo < SHMEMD_AMO_FETCH || r->amo > SHMEMD_AMO_ADD ||
         (r->width != 4 && r->width != 8))
         SHMI_FATAL("%s (device code): PE %d: request with atomic %u of "
-                   "width %u", routine, shmi_my_pe_fast(), r->amo, r->width);
+                   "width %u",
+                   routine, shmi_my_pe_fast(), r->amo, r->width);
     *result = 0;
     shmi_amo(routine, px.ctx, amo_ops[r->amo], dt, (void *)(uintptr_t)r->dest,
              &value, &compare, fetching ? result : NULL, r->pe);
@@ -124,20 +127,18 @@ static void serve(shmemd_req_t *r, uint64_t t)
         break;
     case SHMEMD_OP_PUT_SIGNAL:
         shmi_put_signal(routine, px.ctx, dest, src, r->nbytes,
-                        (uint64_t *)(uintptr_t)r->sig_addr, value,
-                        (int)r->amo, r->pe, 0);
+                        (uint64_t *)(uintptr_t)r->sig_addr, value, (int)r->amo,
+                        r->pe, 0);
         break;
-    case SHMEMD_OP_AMO:
-        wait = serve_amo(routine, r, &result);
-        break;
+    case SHMEMD_OP_AMO: wait = serve_amo(routine, r, &result); break;
     case SHMEMD_OP_FENCE:
         shmi_ctx_fence(px.ctx);
         wait = 0;
         break;
     default:
         SHMI_FATAL("%s (device code): PE %d: request %llu with unknown "
-                   "operation %u", routine, shmi_my_pe_fast(),
-                   (unsigned long long)t, r->op);
+                   "operation %u",
+                   routine, shmi_my_pe_fast(), (unsigned long long)t, r->op);
     }
     px.served++;
     if (wait) {

@@ -146,9 +146,10 @@ static int build(const char *routine)
         goto fail;
     return 0;
 fail:
-    SHMI_LOG(SHMI_LOG_ERROR, "kernel", "%s: PE %d: cannot set up device code "
-             "on the %s back end: %s", routine, shmi_my_pe_fast(),
-             ks.gpu->name, shmi_strerror(ret));
+    SHMI_LOG(SHMI_LOG_ERROR, "kernel",
+             "%s: PE %d: cannot set up device code "
+             "on the %s back end: %s",
+             routine, shmi_my_pe_fast(), ks.gpu->name, shmi_strerror(ret));
     shmi_kernel_state_free();
     return ret;
 }
