@@ -156,6 +156,28 @@ static double kt_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Kernels built as host code run only on the mock, GPU kernels never on
+ * it (the bundle's run-gpu-tests.sh runs the mock's cases on cuda too). */
+static int kt_backend_matches(void)
+{
+    const char *b = getenv("SHMEM_DEVICE_BACKEND");
+    int mock = b && strcmp(b, "mock") == 0;
+
+    return mock == !SHMEMD_DEVICE_CODE;
+}
+
+static int kt_skip_backend(void)
+{
+    if (me == 0)
+        printf("kernels built as %s code do not run on back end %s: "
+               "skipped\n",
+               SHMEMD_DEVICE_CODE ? "GPU" : "host",
+               getenv("SHMEM_DEVICE_BACKEND"));
+    fflush(stdout);
+    shmem_finalize();
+    return 77;
+}
+
 /* Runs fn on every PE and waits for it, then a host barrier: every PE's
  * kernel has ended before anyone checks. */
 static void launch(kt_kernel_t fn, kt_args_t *a)
@@ -304,6 +326,8 @@ int main(int argc, char **argv)
     npes = shmem_n_pes();
     if (!shmemx_malloc_device(64))
         return gt_skip_no_device_heap();
+    if (!kt_backend_matches())
+        return kt_skip_backend();
     CHECK(shmemd_init() == 0);
     alloc_args(&a);
     if (argc > 1 && strcmp(argv[1], "bad_pe") == 0)
