@@ -193,15 +193,17 @@ int shmemx_complexf_prod_reduce_on_stream(shmem_team_t team, float _Complex *des
  * resident at once on every PE; on the mock back end func is a host
  * function void f(void **args) run by host threads.
  * shmemx_kernel_thread_info (the calling thread's
- * shmemd_host_thread_t, <shmem/device/abi.h>), _block_sync, _warp_sync
- * and _trap serve device code compiled as host code: the host threads
- * that stand in for GPU threads call them. */
+ * shmemd_host_thread_t, <shmem/device/abi.h>), _block_sync, _warp_sync,
+ * _trap and _relax (one pause of a polling loop, polls its count so
+ * far) serve device code compiled as host code: the host threads that
+ * stand in for GPU threads call them. */
 int shmemx_kernel_state(void *state, size_t size);
 int shmemx_collective_launch(const void *func, const unsigned *grid, const unsigned *block, void **args, size_t shared_bytes, void *stream);
 const void *shmemx_kernel_thread_info(void);
 void shmemx_kernel_block_sync(void);
 void shmemx_kernel_warp_sync(void);
 void shmemx_kernel_trap(void);
+void shmemx_kernel_relax(unsigned polls);
 
 #ifdef __cplusplus
 }

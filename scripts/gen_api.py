@@ -134,9 +134,10 @@ SHMEMX_NOTES = {
         " * resident at once on every PE; on the mock back end func is a host",
         " * function void f(void **args) run by host threads.",
         " * shmemx_kernel_thread_info (the calling thread's",
-        " * shmemd_host_thread_t, <shmem/device/abi.h>), _block_sync, _warp_sync",
-        " * and _trap serve device code compiled as host code: the host threads",
-        " * that stand in for GPU threads call them. */"],
+        " * shmemd_host_thread_t, <shmem/device/abi.h>), _block_sync, _warp_sync,",
+        " * _trap and _relax (one pause of a polling loop, polls its count so",
+        " * far) serve device code compiled as host code: the host threads that",
+        " * stand in for GPU threads call them. */"],
 }
 
 

@@ -47,7 +47,8 @@ typedef struct kb_args {
 SHMEMD_FN uint64_t kb_clock_ns(const kb_args_t *a)
 {
 #if defined(__HIPCC__)
-    return wall_clock64() * 1000000ull / a->clock_khz;
+    /* s_memrealtime: the wall clock (wall_clock64() of later HIP) */
+    return __builtin_amdgcn_s_memrealtime() * 1000000ull / a->clock_khz;
 #elif SHMEMD_DEVICE_CODE
     uint64_t t;
 

@@ -11,3 +11,4 @@ const void *pshmemx_kernel_thread_info(void);
 void pshmemx_kernel_block_sync(void);
 void pshmemx_kernel_warp_sync(void);
 void pshmemx_kernel_trap(void);
+void pshmemx_kernel_relax(unsigned polls);

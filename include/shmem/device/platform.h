@@ -20,6 +20,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__HIPCC__)
+#include <hip/hip_runtime.h> /* hipcc -x hip includes nothing by itself */
+#endif
+
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define SHMEMD_DEVICE_CODE 1
 #define SHMEMD_FN          static __device__ inline
@@ -29,8 +33,6 @@
 #define SHMEMD_DEVICE_CODE    0
 #define SHMEMD_FN             static inline
 #define SHMEMD_HOST_DEVICE_FN static inline
-#include <sched.h>
-#include <time.h>
 #include <stdlib.h>
 #include <shmemx.h>
 #include "shmem/device/abi.h"
@@ -274,22 +276,12 @@ SHMEMD_FN void shmemd_p_warp_sync(void)
     shmemx_kernel_warp_sync();
 }
 
-/* Host threads outnumber the cores in a mock kernel (80 threads per PE
- * on 2 cores in the tests): a waiting thread yields a few times, then
- * sleeps from 8 us doubling to 1 ms, so that the threads it waits for,
- * the proxy among them, get the cores. Yielding alone left the proxy one
- * time slice in 80; short fixed sleeps woke 80 threads every 60 us. */
+/* Host threads outnumber the cores in a mock kernel: libweft's back-off
+ * (shmemx_kernel_relax) lets the threads waited for, the proxy among them,
+ * have the cores. */
 SHMEMD_FN void shmemd_p_relax(unsigned *polls)
 {
-    unsigned k = ++*polls;
-    struct timespec ts = {0, 0};
-
-    if (k < 8) {
-        sched_yield();
-        return;
-    }
-    ts.tv_nsec = k < 15 ? 1000L << (k - 5) : 1000000L;
-    nanosleep(&ts, NULL);
+    shmemx_kernel_relax(++*polls);
 }
 
 SHMEMD_FN void shmemd_p_trap(void)

@@ -104,5 +104,6 @@ const void *shmix_kernel_thread_info(void);
 void shmix_kernel_block_sync(void);
 void shmix_kernel_warp_sync(void);
 void shmix_kernel_trap(void);
+void shmix_kernel_relax(unsigned polls);
 
 #endif /* SHMI_API_CORE_DECL_H */

@@ -19,3 +19,5 @@ void pshmemx_kernel_warp_sync(void) { shmix_kernel_warp_sync(); }
 #pragma weak shmemx_kernel_warp_sync = pshmemx_kernel_warp_sync
 void pshmemx_kernel_trap(void) { shmix_kernel_trap(); }
 #pragma weak shmemx_kernel_trap = pshmemx_kernel_trap
+void pshmemx_kernel_relax(unsigned polls) { shmix_kernel_relax(polls); }
+#pragma weak shmemx_kernel_relax = pshmemx_kernel_relax

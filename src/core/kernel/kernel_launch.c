@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <sched.h>
 #include <time.h>
 
 #include "api/gen/core_decl.h"
@@ -62,6 +63,23 @@ void shmix_kernel_block_sync(void)
 void shmix_kernel_warp_sync(void)
 {
     shmi_gpu_mock_warp_sync();
+}
+
+/* One pause of a polling loop of device code compiled as host code.
+ * Mock kernels run many more threads than cores (80 per PE on 2 cores in
+ * the tests): a waiting thread yields a few times, then sleeps from 8 us
+ * doubling to 1 ms. Yielding alone left the proxy one time slice in 80;
+ * short fixed sleeps woke 80 threads every 60 us. */
+void shmix_kernel_relax(unsigned polls)
+{
+    struct timespec ts = {0, 0};
+
+    if (polls < 8) {
+        sched_yield();
+        return;
+    }
+    ts.tv_nsec = polls < 15 ? 1000L << (polls - 5) : 1000000L;
+    nanosleep(&ts, NULL);
 }
 
 /* A host thread standing in for a GPU thread that traps: it has recorded
