@@ -172,7 +172,7 @@ static int32_t shmi_lock_wait_local(const char *routine, const long *lock,
 
     shmi_backoff_init(&b);
     while (!shmi_lock_wait_done(&w)) {
-        if (b.polls > shmi_backoff_spin && shmi_watch_due(&b))
+        if (b.polls > shmi_backoff_spin_now() && shmi_watch_due(&b))
             shmi_lock_watch(routine, lock, from, &w);
         shmi_backoff_wait(&b);
     }

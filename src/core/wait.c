@@ -197,7 +197,7 @@ static int shmi_wait_satisfied(const shmi_wreq_t *r)
  */
 static void shmi_wait_watch(const shmi_wreq_t *r, shmi_backoff_t *b)
 {
-    if (b->polls <= shmi_backoff_spin || !shmi_watch_due(b) ||
+    if (b->polls <= shmi_backoff_spin_now() || !shmi_watch_due(b) ||
         shmi_state.thread_level == SHMEM_THREAD_MULTIPLE ||
         !shmi_watch_all_others_finalized() || shmi_wait_satisfied(r))
         return;
@@ -521,7 +521,7 @@ uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
         got = shmi_wait_load(SHMI_DT_UINT64, ivar, 1);
         if (shmi_cmp_apply(cmp, got, want))
             return got.v.u;
-        if (b.polls > shmi_backoff_spin)
+        if (b.polls > shmi_backoff_spin_now())
             shmi_wait_u64_watch(routine, ivar, cmp, &value, &b);
         shmi_backoff_wait(&b);
     }

@@ -6,40 +6,136 @@
 
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
+#include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "services/backoff.h"
 #include "services/env.h"
+#include "services/error.h"
 
 void (*shmi_backoff_progress)(void);
 unsigned long shmi_backoff_spin = 2000;
 int shmi_backoff_may_sleep = 1;
 
+/* How often a waiting PE past its spin looks at the node's load (ns). */
+#define BACKOFF_LOOK_NS 20000000ULL
+
+/* What the policy knows of the node, set by shmi_backoff_configure. */
+static struct {
+    unsigned long spin_max; /* SHMEM_WAIT_SPIN */
+    char sleep_mode;        /* 'a'uto, 'y' (always), 'n' (never) */
+    int job_crowded;        /* more PEs of the job here than its cores */
+    long online;            /* cores of the node */
+    int busy_looks;         /* consecutive looks that found it busy */
+    unsigned long long next_look_ns;
+} bo = {.spin_max = 2000, .sleep_mode = 'a'};
+
 /*
- * Whether waiting PEs may sleep (SHMEM_WAIT_SLEEP). Sleeping is what keeps
- * an oversubscribed node moving: a sleeping PE leaves its core to the PE
- * that must act. When every PE of the node has a core of its own, a sleep
- * only adds latency, and on a fabric it delays the target-side progress
- * that the initiators are waiting for: then waiting PEs only yield.
+ * The policy (docs/design.md, decision 10). A node is crowded when the
+ * job has more PEs here than cores to run them, or when more threads are
+ * ready to run on the node than it has cores (other jobs, other users).
+ * On a crowded node spinning only burns the time slice that the PE being
+ * waited for needs: a waiting PE yields at once (no spin) and, past the
+ * yields, sleeps. Otherwise it spins SHMEM_WAIT_SPIN polls first, which
+ * costs latency nothing, and never sleeps (a sleep would delay the
+ * target-side progress that fabric peers wait for).
  */
+static void backoff_apply(int crowded)
+{
+    /* Any waiting thread may look: relaxed atomics, the last look wins. */
+    __atomic_store_n(&shmi_backoff_spin, crowded ? 0 : bo.spin_max,
+                     __ATOMIC_RELAXED);
+    if (bo.sleep_mode == 'a')
+        __atomic_store_n(&shmi_backoff_may_sleep, crowded, __ATOMIC_RELAXED);
+}
+
+/* Threads ready to run on the whole node (the 4th field of /proc/loadavg,
+ * "running/total"), or -1. The reader itself is one of them. */
+static long node_runnable(void)
+{
+    char buf[128];
+    long a, b, c, run = -1;
+    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    ssize_t n;
+
+    if (fd < 0)
+        return -1;
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* "0.52 0.58 0.59 3/321 12345": the load averages carry a '.' */
+    if (sscanf(buf, "%ld.%*d %ld.%*d %ld.%*d %ld/", &a, &b, &c, &run) != 4)
+        return -1;
+    return run;
+}
+
+static unsigned long long backoff_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ULL +
+           (unsigned long long)ts.tv_nsec;
+}
+
+/* Adapts while running: a waiting PE past its spin looks at the node's
+ * load every BACKOFF_LOOK_NS; two busy looks in a row (more threads ready
+ * than cores, with a margin of one) make the node crowded, one quiet look
+ * makes it quiet again. */
+static void backoff_look(void)
+{
+    unsigned long long now = backoff_now_ns();
+    unsigned long long next = __atomic_load_n(&bo.next_look_ns,
+                                              __ATOMIC_RELAXED);
+    long run;
+    int busy;
+
+    /* One thread of the process looks per period (the one that moves
+     * next_look_ns on); a crowded job stays crowded. */
+    if (now < next || bo.job_crowded ||
+        !__atomic_compare_exchange_n(&bo.next_look_ns, &next,
+                                     now + BACKOFF_LOOK_NS, 0,
+                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        return;
+    /* One more than the cores: a kernel thread or a daemon that wakes for
+     * a moment beside a job that fills the node is no crowd. */
+    run = node_runnable();
+    busy = run > bo.online + 1 ? bo.busy_looks + 1 : 0;
+    bo.busy_looks = busy;
+    if ((busy >= 2) != (shmi_backoff_spin_now() == 0))
+        SHMI_LOG(SHMI_LOG_DEBUG, "wait",
+                 "%ld threads ready on %ld cores: waiting %s", run, bo.online,
+                 busy >= 2 ? "yields at once and sleeps" : "spins again");
+    backoff_apply(busy >= 2);
+}
+
 void shmi_backoff_configure(int local_pes)
 {
     const char *mode = shmi_env.WAIT_SLEEP;
     cpu_set_t set;
     int ncpus = 0;
 
-    shmi_backoff_spin =
-        shmi_env.WAIT_SPIN > 0 ? (unsigned long)shmi_env.WAIT_SPIN : 0;
-    if (strcmp(mode, "always") == 0 || strcmp(mode, "never") == 0) {
-        shmi_backoff_may_sleep = mode[0] == 'a';
-        return;
-    }
+    bo.spin_max = shmi_env.WAIT_SPIN > 0 ? (unsigned long)shmi_env.WAIT_SPIN
+                                         : 0;
+    bo.sleep_mode = strcmp(mode, "always") == 0  ? 'y'
+                    : strcmp(mode, "never") == 0 ? 'n'
+                                                 : 'a';
+    if (bo.sleep_mode != 'a')
+        shmi_backoff_may_sleep = bo.sleep_mode == 'y';
     if (sched_getaffinity(0, sizeof(set), &set) == 0)
         ncpus = CPU_COUNT(&set);
-    shmi_backoff_may_sleep = ncpus <= 0 || local_pes > ncpus;
+    bo.online = sysconf(_SC_NPROCESSORS_ONLN);
+    bo.job_crowded = ncpus <= 0 || local_pes > ncpus;
+    bo.busy_looks = 0;
+    bo.next_look_ns = 0;
+    backoff_apply(bo.job_crowded);
 }
 
 /* Linux adds a "timer slack" of 50 us to every sleep of a normal thread,
@@ -60,8 +156,9 @@ void shmi_backoff_slow(shmi_backoff_t *b)
 {
     struct timespec ts;
 
-    if (!shmi_backoff_may_sleep ||
-        b->polls <= shmi_backoff_spin + SHMI_BACKOFF_YIELDS) {
+    backoff_look();
+    if (!__atomic_load_n(&shmi_backoff_may_sleep, __ATOMIC_RELAXED) ||
+        b->polls <= shmi_backoff_spin_now() + SHMI_BACKOFF_YIELDS) {
         sched_yield();
         return;
     }

@@ -13,8 +13,10 @@
  * SHMI_BACKOFF_YIELDS call sched_yield; after that the loop sleeps, from
  * 1 us doubling up to SHMI_BACKOFF_MAX_NS (a sleeping thread lowers its
  * timer slack to 1 us so that these sleeps are as short as asked) - but
- * only when the node has more PEs than cores (or SHMEM_WAIT_SLEEP=always);
- * otherwise it goes on yielding, which costs latency nothing.
+ * only when the node is crowded (more PEs of the job than its cores, or
+ * more threads ready to run than the node's cores: then the spin is
+ * skipped too) or SHMEM_WAIT_SLEEP=always; otherwise it goes on yielding,
+ * which costs latency nothing.
  */
 #ifndef SHMI_BACKOFF_H
 #define SHMI_BACKOFF_H
@@ -49,9 +51,11 @@ static inline void shmi_cpu_relax(void)
 /* The part past spinning: yield or sleep (backoff.c). */
 void shmi_backoff_slow(shmi_backoff_t *b);
 
-/* Spin limit from SHMEM_WAIT_SPIN, and whether waiting may sleep
- * (SHMEM_WAIT_SLEEP), set once at start-up by shmi_backoff_configure from
- * the number of PEs of the job on this node. */
+/* Spin limit (SHMEM_WAIT_SPIN, or 0) and whether waiting may sleep
+ * (SHMEM_WAIT_SLEEP): set at start-up by shmi_backoff_configure from the
+ * number of PEs of the job on this node and its cores, then adapted by
+ * waiting threads to the node's load (backoff.c); read them with relaxed
+ * atomic loads. */
 extern unsigned long shmi_backoff_spin;
 extern int shmi_backoff_may_sleep;
 void shmi_backoff_configure(int local_pes);
@@ -61,11 +65,18 @@ void shmi_backoff_configure(int local_pes);
  * a load/store-only job polls with no call. */
 extern void (*shmi_backoff_progress)(void);
 
+/* The spin limit now (shmi_backoff_configure sets it, waiting threads
+ * adapt it to the node's load: backoff.c). A relaxed load: a plain one. */
+static inline unsigned long shmi_backoff_spin_now(void)
+{
+    return __atomic_load_n(&shmi_backoff_spin, __ATOMIC_RELAXED);
+}
+
 static inline void shmi_backoff_wait(shmi_backoff_t *b)
 {
     if (shmi_backoff_progress)
         shmi_backoff_progress();
-    if (++b->polls <= shmi_backoff_spin) {
+    if (++b->polls <= shmi_backoff_spin_now()) {
         shmi_cpu_relax();
         return;
     }

@@ -48,9 +48,9 @@ SHMI_ENV(OFI_ATOMICS, CHOICE, "auto", "transport",
 SHMI_ENV(OFI_BOUNCE, SIZE, "4k", "transport",
          "Blocking puts longer than the provider's inject size and up to this many bytes are copied to a registered buffer and return at once (completed by quiet); 0 disables")
 SHMI_ENV(WAIT_SPIN, INT, "2000", "transport",
-         "Polls of a waited-on word before a waiting PE starts to yield the core")
+         "Polls of a waited-on word before a waiting PE starts to yield the core, on a node that is not crowded (on a crowded one it yields at once: SHMEM_WAIT_SLEEP)")
 SHMI_ENV(WAIT_SLEEP, CHOICE, "auto", "transport",
-         "auto|always|never: whether a waiting PE, after spinning and yielding, sleeps (auto: only when the node has more PEs than cores)")
+         "auto|always|never: whether a waiting PE, after spinning and yielding, sleeps (auto: only while the node is crowded: more PEs of the job than the cores it may use, or more threads ready to run than the node's cores, looked at every 20 ms while waiting)")
 SHMI_ENV(BIND, CHOICE, "none", "placement",
          "core|numa|none: bind each PE to a core or a NUMA domain near its NIC and GPU")
 SHMI_ENV(AMO_ENGINE, CHOICE, "auto", "transport",

@@ -35,7 +35,8 @@ void shmt_ofi_backoff(shmt_ofi_backoff_t *b)
     /* Sleeping only pays when the node is oversubscribed (the core's
      * policy, SHMEM_WAIT_SLEEP): otherwise it delays the progress this
      * process owes its peers while it waits. */
-    if (n < SHMT_OFI_YIELD_POLLS || !shmi_backoff_may_sleep) {
+    if (n < SHMT_OFI_YIELD_POLLS ||
+        !__atomic_load_n(&shmi_backoff_may_sleep, __ATOMIC_RELAXED)) {
         sched_yield();
         return;
     }

@@ -157,7 +157,7 @@ static void shmi_coll_wait(const volatile uint64_t *flag, uint64_t want,
 
     shmi_backoff_init(&b);
     while (!shmi_coll_wait_done(&w)) {
-        if (b.polls > shmi_backoff_spin && shmi_watch_due(&b))
+        if (b.polls > shmi_backoff_spin_now() && shmi_watch_due(&b))
             shmi_coll_watch(from, shmi_coll_wait_done, &w);
         shmi_backoff_wait(&b);
     }
