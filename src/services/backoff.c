@@ -107,8 +107,10 @@ static void backoff_look(void)
     /* One more than the cores: a kernel thread or a daemon that wakes for
      * a moment beside a job that fills the node is no crowd. */
     run = node_runnable();
-    busy = run > bo.online + 1 ? bo.busy_looks + 1 : 0;
-    bo.busy_looks = busy;
+    busy = run > bo.online + 1
+               ? __atomic_load_n(&bo.busy_looks, __ATOMIC_RELAXED) + 1
+               : 0;
+    __atomic_store_n(&bo.busy_looks, busy, __ATOMIC_RELAXED);
     if ((busy >= 2) != (shmi_backoff_spin_now() == 0))
         SHMI_LOG(SHMI_LOG_DEBUG, "wait",
                  "%ld threads ready on %ld cores: waiting %s", run, bo.online,
