@@ -30,9 +30,6 @@ int shmi_kernel_proxy_start(const shmi_kernel_ring_t *ring);
  * (shmem_finalize, before its barrier), and frees the kernel state. */
 void shmi_kernel_finalize(void);
 
-/* Requests the proxy has served so far (tests, benchmarks). */
-uint64_t shmi_kernel_proxy_served(void);
-
 /* Releases what kernel_state.c allocated (called by shmi_kernel_finalize
  * once the proxy has stopped). */
 void shmi_kernel_state_free(void);

@@ -16,10 +16,7 @@
 #include "config.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "api/gen/core_decl.h"
 #include "core/core_api.h"
@@ -30,19 +27,12 @@
 #include "services/backoff.h"
 #include "services/error.h"
 
-/* Idle polls that only pause the CPU, then yield, before sleeping. */
-#define PROXY_SPINS        256
-#define PROXY_YIELDS       64
-#define PROXY_MAX_SLEEP_NS 100000L
-
 static struct {
     pthread_t thread;
     int running;
-    int stop;      /* set by shmi_kernel_finalize */
-    int may_sleep; /* the node has no core to spare for polling */
+    int stop; /* set by shmi_kernel_finalize */
     shmi_kernel_ring_t ring;
     shmem_ctx_t ctx;
-    uint64_t served;
 } px;
 
 static const char *routine_name(uint32_t rid)
@@ -140,7 +130,6 @@ static void serve(shmemd_req_t *r, uint64_t t)
                    "operation %u",
                    routine, shmi_my_pe_fast(), (unsigned long long)t, r->op);
     }
-    px.served++;
     if (wait) {
         r->result = result;
         __atomic_store_n(&r->done, t + 1, __ATOMIC_RELEASE);
@@ -149,35 +138,14 @@ static void serve(shmemd_req_t *r, uint64_t t)
     }
 }
 
-/* One idle poll: pause, then yield, then (where the node's cores are all
- * taken) sleep, doubling up to PROXY_MAX_SLEEP_NS. */
-static void idle(unsigned long *polls, long *sleep_ns)
-{
-    struct timespec ts;
-
-    if (++*polls < PROXY_SPINS) {
-        shmi_cpu_relax();
-        return;
-    }
-    if (!px.may_sleep || *polls < PROXY_SPINS + PROXY_YIELDS) {
-        sched_yield();
-        return;
-    }
-    ts.tv_sec = 0;
-    ts.tv_nsec = *sleep_ns;
-    nanosleep(&ts, NULL);
-    if (*sleep_ns < PROXY_MAX_SLEEP_NS)
-        *sleep_ns *= 2;
-}
-
 static void *proxy_main(void *arg)
 {
     uint64_t head = 0, mask = px.ring.nslots - 1;
-    unsigned long polls = 0;
-    long sleep_ns = 1000;
     int unflushed = 0;
+    shmi_backoff_t b;
 
     (void)arg;
+    shmi_backoff_init(&b);
     for (;;) {
         shmemd_req_t *r = &px.ring.slots[head & mask];
 
@@ -185,8 +153,7 @@ static void *proxy_main(void *arg)
         if (__atomic_load_n(&r->ready, __ATOMIC_ACQUIRE) == head + 1) {
             serve(r, head++);
             unflushed = 1;
-            polls = 0;
-            sleep_ns = 1000;
+            shmi_backoff_init(&b);
         } else if (unflushed) {
             shmi_ctx_quiet(px.ctx);
             __atomic_store_n(px.ring.completed, head, __ATOMIC_RELEASE);
@@ -194,7 +161,7 @@ static void *proxy_main(void *arg)
         } else if (__atomic_load_n(&px.stop, __ATOMIC_ACQUIRE)) {
             break;
         } else {
-            idle(&polls, &sleep_ns);
+            shmi_backoff_wait(&b); /* the waits' policy: decision 10 */
         }
     }
     return NULL;
@@ -202,13 +169,8 @@ static void *proxy_main(void *arg)
 
 int shmi_kernel_proxy_start(const shmi_kernel_ring_t *ring)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-
     px.ring = *ring;
     px.stop = 0;
-    /* Each PE of the node brings its own thread and its proxy: polling
-     * without sleep pays only where a core is left for every proxy. */
-    px.may_sleep = cores < 2L * shmi_state.boot.local_size;
     px.ctx = shmi_ctx_private_new();
     if (!px.ctx)
         return SHMI_ENOMEM;
@@ -219,11 +181,6 @@ int shmi_kernel_proxy_start(const shmi_kernel_ring_t *ring)
     }
     px.running = 1;
     return 0;
-}
-
-uint64_t shmi_kernel_proxy_served(void)
-{
-    return px.served;
 }
 
 void shmi_kernel_finalize(void)
