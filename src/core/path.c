@@ -27,6 +27,7 @@
 #include "core/team/team.h"
 #include "services/backoff.h"
 #include "services/env.h"
+#include "topo/cpu_share.h"
 
 int shmi_dp_cpu_atomics = 1;
 int shmi_dp_mixed = 0;
@@ -278,7 +279,9 @@ int shmi_paths_init(void)
     const shmt_ops_t *dev;
     int any_off, ret;
 
-    shmi_backoff_configure(shmi_state.boot.local_size);
+    /* Until the cores of the node's PEs are known (shmi_paths_connect),
+     * waiting spins first, as on a node with a core per PE. */
+    (void)shmi_backoff_configure(1, 1);
     shmi_path_job_fill(&shmi_path_job);
     ret = shmi_path_start_kind(SHMT_KIND_LOAD_STORE, &shmi_path_local);
     if (ret)
@@ -364,8 +367,18 @@ static int shmi_path_engine(void)
 
 int shmi_paths_connect(void)
 {
-    int any, ret;
+    int any, ret, sharers, ncpus;
 
+    /* The PEs published their cores before the fence (shmi_topo_init). */
+    ret = shmi_topo_cpu_sharers(&sharers, &ncpus);
+    if (ret)
+        return ret;
+    SHMI_LOG(SHMI_LOG_DEBUG, "wait",
+             "%d PE(s) of the job may run on this PE's %d core(s): waiting %s",
+             sharers, ncpus,
+             shmi_backoff_configure(sharers, ncpus)
+                 ? "yields at once and sleeps"
+                 : "spins first");
     if (shmi_path_local) {
         ret = shmi_path_local->connect();
         if (ret)

@@ -4,8 +4,6 @@
  */
 #include "config.h"
 
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -118,11 +116,9 @@ static void backoff_look(void)
     backoff_apply(busy >= 2);
 }
 
-void shmi_backoff_configure(int local_pes)
+int shmi_backoff_configure(int sharers, int ncpus)
 {
     const char *mode = shmi_env.WAIT_SLEEP;
-    cpu_set_t set;
-    int ncpus = 0;
 
     bo.spin_max = shmi_env.WAIT_SPIN > 0 ? (unsigned long)shmi_env.WAIT_SPIN
                                          : 0;
@@ -131,13 +127,12 @@ void shmi_backoff_configure(int local_pes)
                                                  : 'a';
     if (bo.sleep_mode != 'a')
         shmi_backoff_may_sleep = bo.sleep_mode == 'y';
-    if (sched_getaffinity(0, sizeof(set), &set) == 0)
-        ncpus = CPU_COUNT(&set);
     bo.online = sysconf(_SC_NPROCESSORS_ONLN);
-    bo.job_crowded = ncpus <= 0 || local_pes > ncpus;
+    bo.job_crowded = ncpus <= 0 || sharers > ncpus;
     bo.busy_looks = 0;
     bo.next_look_ns = 0;
     backoff_apply(bo.job_crowded);
+    return bo.job_crowded;
 }
 
 /* Linux adds a "timer slack" of 50 us to every sleep of a normal thread,

@@ -52,13 +52,16 @@ static inline void shmi_cpu_relax(void)
 void shmi_backoff_slow(shmi_backoff_t *b);
 
 /* Spin limit (SHMEM_WAIT_SPIN, or 0) and whether waiting may sleep
- * (SHMEM_WAIT_SLEEP): set at start-up by shmi_backoff_configure from the
- * number of PEs of the job on this node and its cores, then adapted by
- * waiting threads to the node's load (backoff.c); read them with relaxed
- * atomic loads. */
+ * (SHMEM_WAIT_SLEEP): set at start-up by shmi_backoff_configure, then
+ * adapted by waiting threads to the node's load (backoff.c); read them with
+ * relaxed atomic loads. */
 extern unsigned long shmi_backoff_spin;
 extern int shmi_backoff_may_sleep;
-void shmi_backoff_configure(int local_pes);
+/* sharers: the PEs of the job (this one included) that may run on this
+ * PE's cores; ncpus: how many cores this PE may run on (src/topo/
+ * cpu_share.h). More sharers than cores: the job itself crowds them, and
+ * the call returns 1 (else 0). */
+int shmi_backoff_configure(int sharers, int ncpus);
 
 /* What every poll drives: the progress of the transports in use (set by
  * the core at start-up, src/core/path.c), NULL when none needs it, so that

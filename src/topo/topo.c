@@ -15,6 +15,7 @@
 #include "core/state.h"
 #include "services/env.h"
 #include "services/error.h"
+#include "topo/cpu_share.h"
 #include "topo/placement.h"
 
 static shmi_placement_t placement;
@@ -67,9 +68,11 @@ static int topo_bind(const char *bind)
 
 int shmi_topo_init(void)
 {
-    if (strcmp(shmi_env.BIND, "none") == 0)
-        return 0;
-    return topo_bind(shmi_env.BIND);
+    if (strcmp(shmi_env.BIND, "none") != 0)
+        (void)topo_bind(shmi_env.BIND); /* a hint: never fails start-up */
+    /* The cores this PE may run on now, bound or not, for the wait
+     * policy (cpu_share.h). */
+    return shmi_topo_cpus_publish();
 }
 
 void shmi_topo_finalize(void)

@@ -1,0 +1,63 @@
+/*
+ * The PEs that compete for this PE's cores (cpu_share.h).
+ */
+#include "config.h"
+
+#define _GNU_SOURCE /* sched_getaffinity, CPU_AND, CPU_COUNT */
+
+#include <sched.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "core/state.h"
+#include "services/error.h"
+#include "topo/cpu_share.h"
+
+#define SHMI_CPUS_KEY "weft.cpus"
+
+/* The cores this PE may run on; an empty set where they cannot be read. */
+static void cpus_of_self(cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    if (sched_getaffinity(0, sizeof(*set), set) != 0)
+        CPU_ZERO(set);
+}
+
+int shmi_topo_cpus_publish(void)
+{
+    cpu_set_t set;
+
+    if (shmi_state.boot.local_size <= 1)
+        return 0;
+    cpus_of_self(&set);
+    return shmi_boot_put(SHMI_CPUS_KEY, &set, sizeof(set));
+}
+
+int shmi_topo_cpu_sharers(int *sharers, int *ncpus)
+{
+    const shmi_boot_info_t *bi = &shmi_state.boot;
+    cpu_set_t mine, theirs, both;
+    int n = 1;
+
+    cpus_of_self(&mine);
+    if (CPU_COUNT(&mine) == 0) { /* unknown: the policy assumes the worst */
+        *sharers = bi->local_size;
+        *ncpus = 1;
+        return 0;
+    }
+    for (int i = 0; i < bi->local_size; i++) {
+        int pe = bi->local_pes[i];
+
+        if (pe == bi->rank)
+            continue;
+        if (shmi_boot_get(pe, SHMI_CPUS_KEY, &theirs, sizeof(theirs)) != 0) {
+            n++;
+            continue;
+        }
+        CPU_AND(&both, &mine, &theirs);
+        n += CPU_COUNT(&both) > 0;
+    }
+    *sharers = n;
+    *ncpus = CPU_COUNT(&mine);
+    return 0;
+}
