@@ -180,6 +180,14 @@ typedef struct shmt_ep shmt_ep_t;
  *                      (it serialises what needs serialising itself, as a
  *                      transport calling the core's host path must), so the
  *                      core takes no context lock around its calls.
+ * SHMT_CAP_SIGNAL_MSG  put_signal_msg sends a small put-with-signal as one
+ *                      message that the target applies in its progress
+ *                      (data, then the signal with a CPU atomic): no
+ *                      delivery round trip before the signal, no
+ *                      acknowledgement after it. Only a transport whose
+ *                      atomics are CPU atomics (ATOMICS_CPU) declares it,
+ *                      so the signal composes with every other update of
+ *                      the word.
  *
  * Remote completion at quiet() is not a bit: the contract above asks it of
  * every transport.
@@ -190,7 +198,8 @@ typedef struct shmt_ep shmt_ep_t;
 #define SHMT_CAP_ORDERED (1u << 3)
 #define SHMT_CAP_HMEM (1u << 4)
 #define SHMT_CAP_EP_SHARED (1u << 5)
-#define SHMT_CAP_COUNT 6
+#define SHMT_CAP_SIGNAL_MSG (1u << 6)
+#define SHMT_CAP_COUNT 7
 
 /* The kinds of transport (shmt_ops_t.kind). */
 #define SHMT_KIND_LOAD_STORE 1u /* maps the segments of this node's PEs */
@@ -214,7 +223,7 @@ static inline const char *shmt_cap_name(int bit)
 {
     static const char *const names[SHMT_CAP_COUNT] = {
         "load-store", "atomics-cpu", "atomics-nic", "ordered", "hmem",
-        "ep-shared"};
+        "ep-shared", "signal-msg"};
 
     return bit >= 0 && bit < SHMT_CAP_COUNT ? names[bit] : "?";
 }
@@ -263,6 +272,18 @@ typedef struct shmt_ops {
                       const void *src, size_t len, shmi_seg_id_t sig_seg,
                       size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
                       int nbi);
+
+    /* For the runtime's own collectives (SHMT_CAP_SIGNAL_MSG): put_signal
+     * with nbi = 0, except that where the data and its header fit in one
+     * message, it is sent as such and the target applies it when it next
+     * drives progress. Such a message is not covered by fence or quiet on
+     * ep: the target learns of it through the signal alone, which is all
+     * a collective waits for. Host segments only. A transport without the
+     * capability has shmt_stub_put_signal_msg. */
+    int (*put_signal_msg)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                          size_t off, const void *src, size_t len,
+                          shmi_seg_id_t sig_seg, size_t sig_off,
+                          uint64_t signal, shmi_amo_op_t sig_op);
 
     /* Ordering and completion (pe < 0: every PE). */
     int (*fence)(shmt_ep_t *ep);
@@ -352,6 +373,10 @@ int shmt_stub_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                          const void *src, size_t len, shmi_seg_id_t sig_seg,
                          size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
                          int nbi);
+int shmt_stub_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                             size_t off, const void *src, size_t len,
+                             shmi_seg_id_t sig_seg, size_t sig_off,
+                             uint64_t signal, shmi_amo_op_t sig_op);
 int shmt_stub_fence(shmt_ep_t *ep);
 int shmt_stub_quiet(shmt_ep_t *ep, int pe);
 void shmt_stub_progress(void);

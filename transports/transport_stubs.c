@@ -53,6 +53,16 @@ int shmt_stub_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     return SHMI_ENOSYS;
 }
 
+int shmt_stub_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                             size_t off, const void *src, size_t len,
+                             shmi_seg_id_t sig_seg, size_t sig_off,
+                             uint64_t signal, shmi_amo_op_t sig_op)
+{
+    (void)ep, (void)pe, (void)seg, (void)off, (void)src, (void)len;
+    (void)sig_seg, (void)sig_off, (void)signal, (void)sig_op;
+    return SHMI_ENOSYS;
+}
+
 int shmt_stub_fence(shmt_ep_t *ep)
 {
     (void)ep;

@@ -147,6 +147,8 @@ table() {
             printf "\n%s (%s, best of the runs)\n%10s", title, unit, "size"
             for (i = 1; i <= n; i++) { split(sp[i], h, ":"); printf " %14s", h[1] }
             if (unit == "MB/s") printf " %10s", "weft/raw"
+            else { split(sp[1], h1, ":"); split(sp[2], h2, ":"); split(h1[1], a, "@"); split(h2[1], c, "@")
+                   printf " %10s", a[1] "/" c[1] }
             printf "\n"
             m = 0
             for (s in sizes) order[++m] = s + 0
@@ -166,6 +168,8 @@ table() {
                     r = best["raw-sleep:write_bw", s]
                 if (unit == "MB/s" && (("weft:put_bw", s) in best) && r > 0)
                     line = line sprintf(" %10.2f", best["weft:put_bw", s] / r)
+                if (unit != "MB/s" && ((sp[1], s) in best) && ((sp[2], s) in best) && best[sp[2], s] > 0)
+                    line = line sprintf(" %10.2f", best[sp[1], s] / best[sp[2], s])
                 if (any) print line
             }
         }' "$out"

@@ -116,16 +116,9 @@ SHMI_DP_ENTRY void shmi_amo(const char *routine, shmem_ctx_t ctx,
                 0);
 }
 
-void shmi_amo_runtime(const char *routine, shmi_amo_op_t op, shmi_dtype_t dt,
-                      void *dest, const void *operand, void *fetched, int pe)
-{
-    shmi_amo_do(routine, SHMEM_CTX_DEFAULT, op, dt, dest, operand, NULL,
-                fetched, pe, 0, 1);
-}
-
-void shmi_amo_runtime_ctx(const char *routine, shmem_ctx_t ctx,
-                          shmi_amo_op_t op, shmi_dtype_t dt, void *dest,
-                          const void *operand, void *fetched, int pe)
+void shmi_amo_runtime(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
+                      shmi_dtype_t dt, void *dest, const void *operand,
+                      void *fetched, int pe)
 {
     shmi_amo_do(routine, ctx, op, dt, dest, operand, NULL, fetched, pe, 0, 1);
 }

@@ -139,18 +139,18 @@ int shmi_ctx_new(shmem_team_t team, long options, shmem_ctx_t *ctx)
     return 0;
 }
 
-shmem_ctx_t shmi_ctx_private_new(void)
+shmem_ctx_t shmi_ctx_runtime_new(long options)
 {
     struct shmem_impl_ctx *c = calloc(1, sizeof(*c));
 
-    if (c && shmi_ctx_setup(c, SHMEM_TEAM_WORLD, SHMEM_CTX_PRIVATE) != 0) {
+    if (c && shmi_ctx_setup(c, SHMEM_TEAM_WORLD, options) != 0) {
         free(c);
         c = NULL;
     }
     return c;
 }
 
-void shmi_ctx_private_free(shmem_ctx_t ctx)
+void shmi_ctx_runtime_free(shmem_ctx_t ctx)
 {
     if (ctx == NULL)
         return;

@@ -38,12 +38,15 @@ _Noreturn void shmi_ctx_bad_destroyed(const char *routine, shmem_ctx_t ctx);
  * Returns 0, or nonzero when no more contexts can be made. src/core/ctx.c */
 int shmi_ctx_new(shmem_team_t team, long options, shmem_ctx_t *ctx);
 
-/* A context of the runtime's own (SHMEM_TEAM_WORLD, SHMEM_CTX_PRIVATE),
- * outside the program's list: for a thread of a transport (the device
- * service, src/core/host_path.c). NULL when its endpoints cannot be made.
- * shmi_ctx_private_free completes and releases it. */
-shmem_ctx_t shmi_ctx_private_new(void);
-void shmi_ctx_private_free(shmem_ctx_t ctx);
+/* A context of the runtime's own (SHMEM_TEAM_WORLD), outside the
+ * program's list. options: SHMEM_CTX_PRIVATE for one thread (the device
+ * service, src/core/host_path.c; a stream lane; the kernel proxy), 0 for
+ * one that threads share (the collectives' context, coll_state.c: locked
+ * in SHMEM_THREAD_MULTIPLE like the default context). NULL when its
+ * endpoints cannot be made. shmi_ctx_runtime_free completes and releases
+ * it. */
+shmem_ctx_t shmi_ctx_runtime_new(long options);
+void shmi_ctx_runtime_free(shmem_ctx_t ctx);
 
 /* Sets up SHMEM_CTX_DEFAULT after the transports; called by shmem_init. */
 int shmi_ctx_default_init(void);

@@ -256,6 +256,14 @@ void shmi_dp_route_put_signal(const char *routine, shmem_ctx_t ctx,
                               size_t off, const void *src, size_t len,
                               int sig_seg, size_t sig_off, uint64_t signal,
                               int sig_op, int nbi);
+/* The runtime's put-with-signal as one message where the route's
+ * transport can (r->msg, SHMT_CAP_SIGNAL_MSG; transports/transport.h):
+ * not covered by fence or quiet, only by the signal. */
+void shmi_dp_route_put_signal_msg(const char *routine, shmem_ctx_t ctx,
+                                  const shmi_route_t *r, int pe, int seg,
+                                  size_t off, const void *src, size_t len,
+                                  int sig_seg, size_t sig_off, uint64_t signal,
+                                  int sig_op);
 
 /* The same calls returning the transport's code (0 or SHMI_E*), for the
  * core's host path (host_path.c); r->ops must be set. */
@@ -300,21 +308,22 @@ uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
                        uint64_t value);
 
 /*
- * shmi_amo, shmi_put_signal and shmi_get on the default context for the
- * runtime's own symmetric state (collective flags and buffers, the
- * SHMEM_DEBUG argument slots: they lie before the heap's user area): the
- * range is checked against the whole segment. Never for an address that
- * comes from the program. amo.c, signal.c, rma.c.
+ * shmi_amo and shmi_put_signal on ctx (the collectives' context,
+ * src/core/coll/coll.h, or a stream lane's), and shmi_get on the default
+ * context, for the runtime's own symmetric state (collective flags and
+ * buffers, the SHMEM_DEBUG argument slots: they lie before the heap's user
+ * area): the range is checked against the whole segment. Never for an
+ * address that comes from the program. amo.c, signal.c, rma.c.
  */
-void shmi_amo_runtime(const char *routine, shmi_amo_op_t op, shmi_dtype_t dt,
-                      void *dest, const void *operand, void *fetched, int pe);
-/* The same on a context of the runtime's own (a stream lane's). */
-void shmi_amo_runtime_ctx(const char *routine, shmem_ctx_t ctx,
-                          shmi_amo_op_t op, shmi_dtype_t dt, void *dest,
-                          const void *operand, void *fetched, int pe);
-void shmi_put_signal_runtime(const char *routine, void *dest, const void *src,
-                             size_t nbytes, uint64_t *sig_addr, uint64_t signal,
-                             int sig_op, int pe);
+void shmi_amo_runtime(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
+                      shmi_dtype_t dt, void *dest, const void *operand,
+                      void *fetched, int pe);
+/* by_msg: where the route's transport can, as one message the target
+ * applies (SHMT_CAP_SIGNAL_MSG): then neither fence nor quiet covers it,
+ * only the signal tells of its arrival. */
+void shmi_put_signal_runtime(const char *routine, shmem_ctx_t ctx, void *dest,
+                             const void *src, size_t nbytes, uint64_t *sig_addr,
+                             uint64_t signal, int sig_op, int pe, int by_msg);
 void shmi_get_runtime(const char *routine, void *dest, const void *src,
                       size_t nbytes, int pe);
 

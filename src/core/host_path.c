@@ -98,12 +98,12 @@ static int shmi_host_quiet(void *owner, int pe)
 
 static void *shmi_host_ctx_create(void)
 {
-    return shmi_ctx_private_new();
+    return shmi_ctx_runtime_new(SHMEM_CTX_PRIVATE);
 }
 
 static void shmi_host_ctx_destroy(void *owner)
 {
-    shmi_ctx_private_free(owner);
+    shmi_ctx_runtime_free(owner);
 }
 
 static void *shmi_host_sym_alloc(size_t size, size_t align, size_t *off)

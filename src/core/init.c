@@ -12,6 +12,7 @@
 
 #include "api/gen/core_decl.h"
 #include "boot/boot.h"
+#include "core/coll/coll.h"
 #include "core/coll/watch.h"
 #include "core/ctx.h"
 #include "core/init.h"
@@ -222,12 +223,17 @@ void shmi_finalize(void)
     shmi_stream_finalize();
     /* Requests kernels posted already are served; then the proxy stops. */
     shmi_kernel_finalize();
+    /* The last barrier's signals are delivered atomics, so that the
+     * quiets below cover them (coll.h, shmi_coll_msg_stop). */
+    shmi_coll_msg_stop();
     shmi_coll_enter("shmem_finalize", &shmem_impl_team_world);
     shmi_barrier_all(); /* completes every PE's outstanding traffic */
     shmi_coll_leave();
-    /* The barrier's own signals are delivered too: from now on a PE that
-     * still waits for this one waits in vain (src/core/coll/watch.h). */
+    /* The barrier's own signals are delivered too (they travel on the
+     * collectives' context): from now on a PE that still waits for this
+     * one waits in vain (src/core/coll/watch.h). */
     shmi_quiet();
+    shmi_coll_quiet();
     shmi_watch_set_finalized();
     shmi_segments_user_end();
     shmi_teams_finalize();

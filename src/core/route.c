@@ -32,6 +32,7 @@ static void shmi_route_host(shmi_route_t *r, int pe, int s,
         r->ops = f;
         r->ep = shmi_route_fabric.ep;
         r->lock = shmi_route_fabric.lock;
+        r->msg = shmi_route_fabric.msg;
     }
     r->cpu_amo = r->base != NULL && shmi_dp_cpu_atomics;
 }

@@ -14,7 +14,9 @@
  *            slot of its endpoint in a context (struct shmem_impl_ctx.ep);
  *            ops is NULL when nothing reaches the segment (a call there is
  *            an error that names the routine, shmi_dp_unreachable);
- *   lock     whether a call into ops takes the context's lock.
+ *   lock     whether a call into ops takes the context's lock;
+ *   msg      whether ops sends the collectives' put-with-signal as one
+ *            message (SHMT_CAP_SIGNAL_MSG).
  *
  * A transport's keys and remote addresses stay in its own per-peer tables:
  * the core hands it (pe, segment, offset), never an address of another
@@ -36,6 +38,9 @@ typedef struct shmi_route {
     unsigned char cpu_amo; /* 1: atomics by CPU instructions on base */
     unsigned char lock;    /* 1: calls into ops take the context's lock
                               (it does not declare SHMT_CAP_EP_SHARED) */
+    unsigned char msg;     /* 1: ops sends the runtime's small
+                              put-with-signal as one message
+                              (SHMT_CAP_SIGNAL_MSG) */
 } shmi_route_t;
 
 /* The route to segment seg of pe. The table exists from shmi_paths_connect

@@ -151,6 +151,28 @@ void shmi_dp_route_put_signal(const char *routine, shmem_ctx_t ctx,
         shmi_dp_transport_error(routine, r->ops, pe, ret);
 }
 
+void shmi_dp_route_put_signal_msg(const char *routine, shmem_ctx_t ctx,
+                                  const shmi_route_t *r, int pe, int seg,
+                                  size_t off, const void *src, size_t len,
+                                  int sig_seg, size_t sig_off, uint64_t signal,
+                                  int sig_op)
+{
+    shmi_amo_op_t op = sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET;
+    int ret;
+
+    shmi_dp_route_ops(routine, r, pe, seg);
+    if (r->lock)
+        shmi_dp_lock(ctx);
+    do {
+        ret = r->ops->put_signal_msg(ctx->ep[r->ep], pe, seg, off, src, len,
+                                     sig_seg, sig_off, signal, op);
+    } while (shmi_dp_again(ret));
+    if (r->lock)
+        shmi_dp_unlock(ctx);
+    if (ret)
+        shmi_dp_transport_error(routine, r->ops, pe, ret);
+}
+
 const shmi_route_t *shmi_dp_device_route(const char *routine, int pe, int seg)
 {
     if (SHMI_UNLIKELY(shmi_route_device.ops == NULL))

@@ -15,6 +15,10 @@
 #include "core/device_mem.h"
 #include "services/cpu_ops.h"
 
+/* Values of put_signal_do's `runtime`: the runtime's own state, and the
+ * same where the fabric may send it as one message (route.h, msg). */
+enum { SHMI_SIGNAL_RUNTIME = 1, SHMI_SIGNAL_RUNTIME_MSG = 2 };
+
 /* What a caller of put_signal must get right; fatal with the routine name. */
 static void shmi_signal_check(const char *routine, const uint64_t *sig_addr,
                               int sig_op, int pe)
@@ -49,15 +53,24 @@ static void shmi_put_signal_slow(const char *routine, shmem_ctx_t ctx,
                                  const void *src, size_t nbytes, int seg,
                                  size_t off, const shmi_route_t *dr, int sseg,
                                  size_t soff, const shmi_route_t *sr,
-                                 uint64_t signal, int sig_op, int pe, int nbi)
+                                 uint64_t signal, int sig_op, int pe, int nbi,
+                                 int runtime)
 {
+    /* The runtime's own signals need no quiet: one message where the
+     * transport can (route.h, msg). */
+    if (runtime == SHMI_SIGNAL_RUNTIME_MSG && dr->base == NULL &&
+        sr->base == NULL && dr->ops == sr->ops && sr->msg) {
+        shmi_dp_route_put_signal_msg(routine, ctx, sr, pe, seg, off, src,
+                                     nbytes, sseg, soff, signal, sig_op);
+        return;
+    }
     if (dr->base == NULL && sr->base == NULL && dr->ops == sr->ops &&
         nbytes > 0) {
         shmi_dp_route_put_signal(routine, ctx, dr, pe, seg, off, src, nbytes,
                                  sseg, soff, signal, sig_op, nbi);
         return;
     }
-    if (dr->base != NULL) {
+    if (dr->base != NULL && nbytes > 0) {
         shmi_cpu_copy(dr->base + off, src, nbytes, SHMI_CPU_TO_PEER);
         __atomic_thread_fence(__ATOMIC_RELEASE);
     } else if (nbytes > 0) {
@@ -67,8 +80,9 @@ static void shmi_put_signal_slow(const char *routine, shmem_ctx_t ctx,
     shmi_signal_send(routine, ctx, pe, sseg, soff, sr, signal, sig_op);
 }
 
-/* runtime: 1 for the runtime's own state (shmi_put_signal_runtime), which
- * lies outside the user area; constant in every caller. */
+/* runtime: SHMI_SIGNAL_RUNTIME(_MSG) for the runtime's own state
+ * (shmi_put_signal_runtime), which lies outside the user area, 0 for the
+ * program's; constant in every caller. */
 static inline __attribute__((always_inline)) void
 shmi_put_signal_do(const char *routine, shmem_ctx_t ctx, void *dest,
                    const void *src, size_t nbytes, uint64_t *sig_addr,
@@ -112,7 +126,7 @@ shmi_put_signal_do(const char *routine, shmem_ctx_t ctx, void *dest,
         return;
     }
     shmi_put_signal_slow(routine, ctx, src, nbytes, seg, off, dr, sseg, soff,
-                         sr, signal, sig_op, pe, nbi);
+                         sr, signal, sig_op, pe, nbi, runtime);
 }
 
 void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
@@ -123,12 +137,13 @@ void shmi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
                        sig_op, pe, nbi, 0);
 }
 
-void shmi_put_signal_runtime(const char *routine, void *dest, const void *src,
-                             size_t nbytes, uint64_t *sig_addr, uint64_t signal,
-                             int sig_op, int pe)
+void shmi_put_signal_runtime(const char *routine, shmem_ctx_t ctx, void *dest,
+                             const void *src, size_t nbytes, uint64_t *sig_addr,
+                             uint64_t signal, int sig_op, int pe, int by_msg)
 {
-    shmi_put_signal_do(routine, SHMEM_CTX_DEFAULT, dest, src, nbytes, sig_addr,
-                       signal, sig_op, pe, 0, 1);
+    shmi_put_signal_do(routine, ctx, dest, src, nbytes, sig_addr, signal,
+                       sig_op, pe, 0,
+                       by_msg ? SHMI_SIGNAL_RUNTIME_MSG : SHMI_SIGNAL_RUNTIME);
 }
 
 uint64_t shmi_signal_fetch(const uint64_t *sig_addr)

@@ -134,6 +134,7 @@ const shmt_ops_t shmt_local_ops = {
     .get = shmt_stub_get,
     .amo = shmt_stub_amo,
     .put_signal = shmt_stub_put_signal,
+    .put_signal_msg = shmt_stub_put_signal_msg,
     .fence = shmt_stub_fence,
     .quiet = shmt_stub_quiet,
     .progress = shmt_stub_progress,

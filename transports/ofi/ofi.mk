@@ -11,6 +11,7 @@ libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_rma.c \
 	transports/ofi/ofi_amo.c \
 	transports/ofi/ofi_signal.c \
+	transports/ofi/ofi_msg.c \
 	transports/ofi/ofi_hmem.c \
 	transports/ofi/ofi_ops.c
 noinst_HEADERS += transports/ofi/ofi_internal.h transports/ofi/ofi_caps.h

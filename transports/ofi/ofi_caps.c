@@ -80,5 +80,7 @@ unsigned shmt_ofi_caps(void)
     caps = shmt_ofi_caps_of(shmt_ofi.info);
     if (shmt_ofi.ordered)
         caps |= SHMT_CAP_ORDERED;
+    if (shmt_ofi.signal_msg)
+        caps |= SHMT_CAP_SIGNAL_MSG;
     return caps;
 }

@@ -262,6 +262,9 @@ int shmt_ofi_init(const shmt_job_t *job)
     ret = shmt_ofi_ep_open(&shmt_ofi.target);
     if (ret)
         goto fail;
+    ret = shmt_ofi_msg_init();
+    if (ret)
+        goto fail;
     ret = shmt_ofi_amo_init();
     if (ret)
         goto fail;
@@ -351,6 +354,7 @@ void shmt_ofi_finalize(void)
     while (shmt_ofi.eps)
         shmt_ofi_ep_close(shmt_ofi.eps);
     shmt_ofi.target = NULL;
+    shmt_ofi_msg_finalize();
     shmt_ofi_mr_release(shmt_ofi.mr);
     if (shmt_ofi.av)
         fi_close(&shmt_ofi.av->fid);

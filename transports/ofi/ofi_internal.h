@@ -10,6 +10,7 @@
  *   ofi_rma.c       put and get (chunking, inject, local descriptors)
  *   ofi_amo.c       atomics (datatype/op mapping, emulation)
  *   ofi_signal.c    put-with-signal, fence, quiet
+ *   ofi_msg.c       put-with-signal by message, for the collectives
  *   ofi_hmem.c      the device heap: FI_HMEM registration, device service
  *   ofi_ops.c       the shmt_ofi_ops table
  *
@@ -18,7 +19,10 @@
  * on success and is counted by the initiator's counters only: wcntr counts
  * puts and non-fetching atomics, rcntr gets and fetching atomics. Quiet waits
  * until each counter (successes + errors) reaches what was issued. The CQ
- * only carries errors. Remote counters are never used (ofi_rxm has none).
+ * carries errors, and on the target endpoint the arrival of the
+ * collectives' signal messages (ofi_msg.c, the one kind of operation that
+ * is neither counted nor covered by quiet). Remote counters are never used
+ * (ofi_rxm has none).
  * Blocking puts up to inject_size are injected; up to SHMEM_OFI_BOUNCE bytes
  * they are copied into the endpoint's registered bounce space; both return
  * at once and complete at quiet. Providers that apply writes and atomics to
@@ -135,6 +139,9 @@ typedef struct shmt_ofi {
     int ordered;           /* writes and atomics from one endpoint to one
                               peer are applied in issue order, data
                               included (msg_order WAW/RAW, any size) */
+    int signal_msg;        /* put_signal_msg sends messages (ofi_msg.c):
+                              the provider's atomics are CPU atomics and
+                              SHMEM_OFI_SIGNAL_MSG=1 */
 
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -217,6 +224,20 @@ int shmt_ofi_hmem_register(shmt_ep_t *ep, shmt_ofi_mr_t *out);
 /* The address published for segment seg (the registered one). */
 uint64_t shmt_ofi_seg_base(int seg);
 void shmt_ofi_hmem_finalize(void);
+
+/* ---- ofi_msg.c ---- */
+/* Posts the target endpoint's receive buffers (after it is open) and
+ * releases them (after it is closed). */
+int shmt_ofi_msg_init(void);
+void shmt_ofi_msg_finalize(void);
+/* An entry of a CQ completed with context: a signal message that arrived
+ * (applied, its buffer reposted) or a long one that was sent; anything
+ * else is ignored. */
+void shmt_ofi_msg_completed(void *context);
+int shmt_ofi_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                            size_t off, const void *src, size_t len,
+                            shmi_seg_id_t sig_seg, size_t sig_off,
+                            uint64_t signal, shmi_amo_op_t sig_op);
 
 /* ---- ofi_ep.c ---- */
 int shmt_ofi_ep_open(shmt_ep_t **out);

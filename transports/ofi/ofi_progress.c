@@ -5,9 +5,9 @@
  * decision 11): providers that emulate RMA or atomics in software at the
  * target (shm, tcp;ofi_rxm, sockets) apply a peer's operation only when this
  * process reads a CQ or counter of the endpoint it arrived on. Peers address
- * only the target endpoint, so progress() always reads its CQ, then those
- * of the other contexts' endpoints (their operations in flight may need the
- * initiator's progress too). With FI_SELECTIVE_COMPLETION and no
+ * only the target endpoint, so progress() always reads its CQ, and now and
+ * then those of the other contexts' endpoints (their operations in flight
+ * may need the initiator's progress too). With FI_SELECTIVE_COMPLETION and no
  * FI_COMPLETION flag on any operation, a CQ read finds nothing but errors:
  * it costs one provider progress pass.
  */
@@ -49,14 +49,18 @@ void shmt_ofi_backoff(shmt_ofi_backoff_t *b)
     nanosleep(&ts, NULL);
 }
 
-/* Reads ep's CQ: drives the provider's progress and reports errors (the CQ
- * receives nothing else). Returns 1 when an error entry was found. */
+/* Reads ep's CQ: drives the provider's progress, applies the signal
+ * messages that arrived (the target endpoint's receives, ofi_msg.c) and
+ * reports errors (the CQ receives nothing else). Returns 1 when an error
+ * entry was found. */
 static int shmt_ofi_cq_poll(shmt_ep_t *ep)
 {
     struct fi_cq_entry entry[4];
     struct fi_cq_err_entry err = {0};
     ssize_t n = fi_cq_read(ep->cq, entry, 4);
 
+    for (ssize_t i = 0; i < n; i++)
+        shmt_ofi_msg_completed(entry[i].op_context);
     if (n != -FI_EAVAIL)
         return 0;
     if (fi_cq_readerr(ep->cq, &err, 0) > 0) {
@@ -78,18 +82,36 @@ void shmt_ofi_ep_progress(shmt_ep_t *ep)
         (void)shmt_ofi_cq_poll(shmt_ofi.target);
 }
 
+/* The target endpoint is read on every call: peers wait for what lands
+ * there. The other endpoints (other contexts, the collectives') only need
+ * their own operations' completions to come in, which whoever waits for
+ * them drives (wait_cntr); this loop reads them once in
+ * SHMT_OFI_OTHER_POLLS calls, so that an idle endpoint does not double the
+ * cost of every poll (one read is a system call on tcp and shm). */
+#define SHMT_OFI_OTHER_POLLS 8u
+static _Thread_local unsigned shmt_ofi_progress_calls;
+
+/* Reads the CQ of every endpoint but the target one and `skip`, whose
+ * operations in flight may need this process's progress (sockets sends
+ * only in progress; ofi_rxm takes acknowledgements in). Skipped while an
+ * endpoint is being created or destroyed. */
+static void shmt_ofi_progress_others(const shmt_ep_t *skip)
+{
+    if (pthread_mutex_trylock(&shmt_ofi.eps_lock) != 0)
+        return;
+    for (shmt_ep_t *ep = shmt_ofi.eps; ep; ep = ep->next)
+        if (ep != shmt_ofi.target && ep != skip)
+            (void)shmt_ofi_cq_poll(ep);
+    pthread_mutex_unlock(&shmt_ofi.eps_lock);
+}
+
 void shmt_ofi_progress(void)
 {
     if (!shmt_ofi.target)
         return;
     (void)shmt_ofi_cq_poll(shmt_ofi.target);
-    /* Skipped while an endpoint is being created or destroyed. */
-    if (pthread_mutex_trylock(&shmt_ofi.eps_lock) != 0)
-        return;
-    for (shmt_ep_t *ep = shmt_ofi.eps; ep; ep = ep->next)
-        if (ep != shmt_ofi.target)
-            (void)shmt_ofi_cq_poll(ep);
-    pthread_mutex_unlock(&shmt_ofi.eps_lock);
+    if (++shmt_ofi_progress_calls % SHMT_OFI_OTHER_POLLS == 0)
+        shmt_ofi_progress_others(NULL);
 }
 
 /*
@@ -132,9 +154,11 @@ static uint64_t shmt_ofi_failed_on(shmt_ep_t *ep, struct fid_cntr *cntr)
  * provider, which for the software providers is a system call or more (a
  * poll of the endpoint's sockets or queues): one pass per check keeps the
  * check as short as the fabric's own loop. So a check reads the counter
- * alone; the error counts and the CQ (failures, the target endpoint's
- * progress) are read every SHMT_OFI_ERR_POLLS checks. A counter that
- * reaches *issued by its successes alone has no failure to report.
+ * (and, for an endpoint other than the target one, the target endpoint's
+ * CQ, where peers' operations on this PE arrive); the error counts, ep's
+ * own CQ and the other endpoints' CQs (their operations may need this
+ * process's progress) are read every SHMT_OFI_ERR_POLLS checks. A counter
+ * that reaches *issued by its successes alone has no failure to report.
  */
 static int shmt_ofi_wait_cntr(shmt_ep_t *ep, struct fid_cntr *cntr,
                               const uint64_t *issued)
@@ -148,8 +172,13 @@ static int shmt_ofi_wait_cntr(shmt_ep_t *ep, struct fid_cntr *cntr,
     if (ep->errs_reported) /* earlier failures count as completions */
         failed = shmt_ofi_failed_on(ep, cntr);
     while ((done = fi_cntr_read(cntr) + failed) < *issued) {
+        /* Peers' operations on this PE land on the target endpoint: a
+         * peer may be waiting for them while this PE waits here. */
+        if (ep != shmt_ofi.target && shmt_ofi.target)
+            (void)shmt_ofi_cq_poll(shmt_ofi.target);
         if (++checks % SHMT_OFI_ERR_POLLS == 0) {
-            shmt_ofi_ep_progress(ep);
+            (void)shmt_ofi_cq_poll(ep);
+            shmt_ofi_progress_others(ep);
             if (shmt_ofi_errs_known(ep) != ep->errs_reported)
                 break;
             failed = shmt_ofi_failed_on(ep, cntr);

@@ -95,8 +95,9 @@ static struct fi_info *shmt_ofi_hints(const char *prov)
 
     if (!h)
         return NULL;
+    /* FI_MSG: the collectives' signals by message (ofi_msg.c). */
     h->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ |
-              FI_REMOTE_WRITE;
+              FI_REMOTE_WRITE | FI_MSG | FI_SEND | FI_RECV;
     h->mode = 0; /* we pass no per-operation contexts */
     h->addr_format = FI_FORMAT_UNSPEC;
     h->ep_attr->type = FI_EP_RDM;
@@ -299,6 +300,9 @@ static void shmt_ofi_take(struct fi_info *chosen)
      * then several fi_fetch_atomicmsg in flight on one endpoint). */
     shmt_ofi.amo_as_fetch = strcmp(shmt_ofi.prov, "shm") == 0;
     shmt_ofi.ordered = shmt_ofi_is_ordered(info);
+    shmt_ofi.signal_msg = shmi_env.OFI_SIGNAL_MSG &&
+                          (info->caps & FI_MSG) != 0 &&
+                          (shmt_ofi_caps_of(info) & SHMT_CAP_ATOMICS_CPU);
 }
 
 static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)

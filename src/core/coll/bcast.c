@@ -128,7 +128,7 @@ static void shmi_bcast_pull(struct shmem_impl_team *t, void *dest,
     int wroot = shmi_team_world_pe(t, root);
 
     if (t->my_pe != root) {
-        shmi_get("shmem_broadcast", SHMEM_CTX_DEFAULT, dest, src, nbytes,
+        shmi_get("shmem_broadcast", shmi_coll_context, dest, src, nbytes,
                  wroot);
         shmi_coll_flag_add(done, wroot);
         return;

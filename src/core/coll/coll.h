@@ -114,7 +114,28 @@ typedef struct shmi_coll_algo {
 } shmi_coll_algo_t;
 extern shmi_coll_algo_t shmi_coll_algo;
 
-/* Places the slots (shmem_init, before any team exists) and frees them. */
+/*
+ * The context of the collectives' own traffic: their flags, the data of
+ * their put-with-signal, the gets and puts of the pull broadcast, the
+ * sliced reduction and alltoalls, and the fences and quiets between them.
+ * Over a fabric it has endpoints of its own, so that the quiet with which
+ * shmem_barrier_all starts (on the program's default context) waits only
+ * for the program's operations, never for the delivery of the signals of
+ * an earlier collective: on tcp;ofi_rxm that delivery is a round trip, and
+ * waiting for it made every barrier in a row two round trips long. Without
+ * a fabric, or when its endpoints cannot be made, it is the default
+ * context. Set by shmi_coll_state_init.
+ */
+extern shmem_ctx_t shmi_coll_context;
+
+/* From now on the collectives' signals are delivered atomics, never
+ * messages (route.h, msg), so that quiet on shmi_coll_context covers them:
+ * shmem_finalize calls it before its barrier, after which a PE may leave
+ * and nothing it sent may still be on its way. */
+void shmi_coll_msg_stop(void);
+
+/* Places the slots (shmem_init, before any team exists) and the
+ * collectives' context, and frees them. */
 int shmi_coll_state_init(void);
 void shmi_coll_state_finalize(void);
 

@@ -9,6 +9,7 @@
 
 #include "core/coll/coll.h"
 #include "core/coll/watch.h"
+#include "core/ctx.h"
 #include "core/dataplane.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
@@ -55,10 +56,33 @@ static int shmi_coll_choice(const char *value,
     return 0;
 }
 
+shmem_ctx_t shmi_coll_context;
+
+/* Whether the collectives' signals may travel as messages (route.h, msg):
+ * until shmem_finalize's barrier (shmi_coll_msg_stop). */
+static int shmi_coll_by_msg = 1;
+
+/* An endpoint of its own over a fabric (coll.h); shared by the threads
+ * that run collectives on different teams, hence locked in
+ * SHMEM_THREAD_MULTIPLE. */
+static void shmi_coll_context_init(void)
+{
+    shmem_ctx_t c = NULL;
+
+    if (shmi_state.fabric != NULL)
+        c = shmi_ctx_runtime_new(0);
+    if (shmi_state.fabric != NULL && c == NULL)
+        SHMI_LOG(SHMI_LOG_DEBUG, "coll",
+                 "no context of their own: the collectives use the default "
+                 "context");
+    shmi_coll_context = c != NULL ? c : SHMEM_CTX_DEFAULT;
+}
+
 int shmi_coll_state_init(void)
 {
     size_t bytes = sizeof(shmi_coll_slot_t) * SHMI_TEAM_SLOTS;
 
+    shmi_coll_by_msg = 1;
     shmi_coll_algo.barrier = (shmi_barrier_alg_t)shmi_coll_choice(
         shmi_env.BARRIER_ALGORITHM, shmi_barrier_names);
     shmi_coll_algo.bcast = (shmi_bcast_alg_t)shmi_coll_choice(
@@ -74,11 +98,15 @@ int shmi_coll_state_init(void)
                  bytes);
         return SHMI_ENOMEM;
     }
+    shmi_coll_context_init();
     return shmi_watch_init();
 }
 
 void shmi_coll_state_finalize(void)
 {
+    if (shmi_coll_context != SHMEM_CTX_DEFAULT)
+        shmi_ctx_runtime_free(shmi_coll_context);
+    shmi_coll_context = SHMEM_CTX_DEFAULT;
     shmi_heap_free("shmem_finalize", shmi_coll_slots);
     shmi_coll_slots = NULL;
 }
@@ -97,12 +125,23 @@ void shmi_coll_slot_reset(int slot)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+void shmi_coll_msg_stop(void)
+{
+    shmi_coll_by_msg = 0;
+}
+
 void shmi_coll_flag_add(uint64_t *flag, int wpe)
 {
     uint64_t one = 1;
 
-    shmi_amo_runtime(shmi_coll_routine(), SHMI_AMO_ADD, SHMI_DT_UINT64, flag,
-                     &one, NULL, wpe);
+    /* A put-with-signal of no data: one message where the fabric sends
+     * the runtime's signals so, else an atomic add. */
+    if (shmi_coll_by_msg)
+        shmi_put_signal_runtime(shmi_coll_routine(), shmi_coll_context, NULL,
+                                NULL, 0, flag, 1, SHMEM_SIGNAL_ADD, wpe, 1);
+    else
+        shmi_amo_runtime(shmi_coll_routine(), shmi_coll_context, SHMI_AMO_ADD,
+                         SHMI_DT_UINT64, flag, &one, NULL, wpe);
 }
 
 /*
@@ -179,8 +218,9 @@ void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from)
     shmi_coll_wait(flag, count, from);
     /* A fetching atomic: the subtraction is done when it returns, even when
      * atomics to this PE's own memory go through the fabric. */
-    shmi_amo_runtime(shmi_coll_routine(), SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64,
-                     flag, &minus, &old, shmi_my_pe_fast());
+    shmi_amo_runtime(shmi_coll_routine(), shmi_coll_context,
+                     SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, flag, &minus, &old,
+                     shmi_my_pe_fast());
 }
 
 void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
@@ -196,18 +236,19 @@ void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
         shmi_coll_flag_add(flag, wpe);
         return;
     }
-    shmi_put_signal_runtime(shmi_coll_routine(), dest, src, nbytes, flag, 1,
-                            SHMEM_SIGNAL_ADD, wpe);
+    shmi_put_signal_runtime(shmi_coll_routine(), shmi_coll_context, dest, src,
+                            nbytes, flag, 1, SHMEM_SIGNAL_ADD, wpe,
+                            shmi_coll_by_msg);
 }
 
 void shmi_coll_fence(void)
 {
-    shmi_ctx_fence(SHMEM_CTX_DEFAULT);
+    shmi_ctx_fence(shmi_coll_context);
 }
 
 void shmi_coll_quiet(void)
 {
-    shmi_ctx_quiet(SHMEM_CTX_DEFAULT);
+    shmi_ctx_quiet(shmi_coll_context);
 }
 
 int shmi_coll_device(const void *dest, const void *src, size_t nbytes)

@@ -34,8 +34,8 @@ void shmi_coll_ctx_sync(const char *routine, struct shmem_impl_team *t,
     for (int i = 1; i < t->n_pes; i++) {
         int pe = shmi_team_world_pe(t, (t->my_pe + i) % t->n_pes);
 
-        shmi_amo_runtime_ctx(routine, ctx, SHMI_AMO_ADD, SHMI_DT_UINT64, word,
-                             &one, NULL, pe);
+        shmi_amo_runtime(routine, ctx, SHMI_AMO_ADD, SHMI_DT_UINT64, word,
+                         &one, NULL, pe);
     }
     shmi_ctx_quiet(ctx);
     shmi_wait(routine, SHMI_WAIT_ONE, SHMI_DT_UINT64, word, 1, NULL,

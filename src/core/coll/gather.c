@@ -105,7 +105,7 @@ void shmi_coll_alltoalls(struct shmem_impl_team *t, void *dest, const void *src,
     for (int i = 1; i < n && nelems > 0; i++) {
         int j = (me + i) % n;
 
-        shmi_iput("shmem_alltoalls", SHMEM_CTX_DEFAULT, d + me * dblock,
+        shmi_iput("shmem_alltoalls", shmi_coll_context, d + me * dblock,
                   s + j * sblock, dst, sst, nelems, elem_size,
                   shmi_team_world_pe(t, j));
     }

@@ -52,7 +52,7 @@ static void shmi_slice_chunk(const shmi_slice_t *c, char *acc, size_t lo,
     int n = c->t->n_pes, me = c->t->my_pe;
 
     for (int i = 1; i < n; i++)
-        shmi_get_nbi("shmem_reduce", SHMEM_CTX_DEFAULT,
+        shmi_get_nbi("shmem_reduce", shmi_coll_context,
                      c->tmp + (size_t)(i - 1) * stride, c->src + at, bytes,
                      shmi_team_world_pe(c->t, (me + i) % n));
     shmi_coll_copy_piece(c->dev, acc, c->src + at, bytes);
@@ -61,7 +61,7 @@ static void shmi_slice_chunk(const shmi_slice_t *c, char *acc, size_t lo,
         shmi_reduce_apply(c->op, c->dt, acc, c->tmp + (size_t)(i - 1) * stride,
                           cnt);
     for (int i = 1; i < n; i++)
-        shmi_put_nbi("shmem_reduce", SHMEM_CTX_DEFAULT, c->dest + at, acc,
+        shmi_put_nbi("shmem_reduce", shmi_coll_context, c->dest + at, acc,
                      bytes, shmi_team_world_pe(c->t, (me + i) % n));
     shmi_coll_copy_piece(c->dev, c->dest + at, acc, bytes);
 }

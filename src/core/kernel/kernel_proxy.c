@@ -171,11 +171,11 @@ int shmi_kernel_proxy_start(const shmi_kernel_ring_t *ring)
 {
     px.ring = *ring;
     px.stop = 0;
-    px.ctx = shmi_ctx_private_new();
+    px.ctx = shmi_ctx_runtime_new(SHMEM_CTX_PRIVATE);
     if (!px.ctx)
         return SHMI_ENOMEM;
     if (pthread_create(&px.thread, NULL, proxy_main, NULL) != 0) {
-        shmi_ctx_private_free(px.ctx);
+        shmi_ctx_runtime_free(px.ctx);
         px.ctx = NULL;
         return SHMI_ENOMEM;
     }
@@ -188,7 +188,7 @@ void shmi_kernel_finalize(void)
     if (px.running) {
         __atomic_store_n(&px.stop, 1, __ATOMIC_RELEASE);
         pthread_join(px.thread, NULL);
-        shmi_ctx_private_free(px.ctx);
+        shmi_ctx_runtime_free(px.ctx);
         px.ctx = NULL;
         px.running = 0;
     }

@@ -134,7 +134,7 @@ static shmi_stream_lane_t *lane_new(const char *routine, void *stream)
     pthread_cond_init(&l->posted, NULL);
     pthread_cond_init(&l->ran, NULL);
     l->exec.lane = 1;
-    l->exec.ctx = shmi_ctx_private_new();
+    l->exec.ctx = shmi_ctx_runtime_new(SHMEM_CTX_PRIVATE);
     if (!l->exec.ctx)
         SHMI_FATAL("%s: PE %d cannot make a context for a stream", routine,
                    shmi_my_pe_fast());
@@ -230,7 +230,7 @@ static void lane_stop(const shmi_gpu_ops_t *g, shmi_stream_lane_t *l)
     g->stream_destroy(l->exec.work_stream);
     if (l->exec.scratch)
         g->free(l->exec.scratch);
-    shmi_ctx_private_free(l->exec.ctx);
+    shmi_ctx_runtime_free(l->exec.ctx);
     pthread_mutex_destroy(&l->lock);
     pthread_cond_destroy(&l->posted);
     pthread_cond_destroy(&l->ran);
