@@ -67,18 +67,15 @@ run() {
         '{ printf "%s,%s,%s,%s\n", s, b, $2, $3 }' >>"$out"
 }
 
-weft() {
-    SHMEM_LOCAL=0 SHMEM_OFI_PROVIDER="$prov" "$B/tools/oshrun" -n 2 --bind core "$@"
-}
-
+weft=(env SHMEM_LOCAL=0 SHMEM_OFI_PROVIDER="$prov" "$B/tools/oshrun" -n 2 --bind core)
 : >"$out"
 lat="--min 8 --max 8 --iters $iters --warmup 100"
 for r in $(seq 1 "$repeat"); do
-    run weft put_quiet weft "$B/bench/shmem_latency" --only put_quiet $lat
+    run weft put_quiet "${weft[@]}" "$B/bench/shmem_latency" --only put_quiet $lat
     run raw put_quiet env FI_PROVIDER="$prov" "$B/tools/oshrun" -n 2 --bind core \
         "$B/bench/fabric/raw_rma_bw" --only write_lat $lat
     for c in barrier allreduce; do
-        run weft "$c" weft "$B/bench/coll/shmem_coll" --only "$c" --min 8 --max 1024 --iters "$iters"
+        run weft "$c" "${weft[@]}" "$B/bench/coll/shmem_coll" --only "$c" --min 8 --max 1024 --iters "$iters"
         [ -n "$ompi" ] && run openmpi "$c" env OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp \
             OMPI_MCA_btl_tcp_if_include=lo mpirun.openmpi --allow-run-as-root \
             --bind-to core -n 2 "$ompi" --only "$c" --min 8 --max 1024 --iters "$iters"

@@ -368,18 +368,17 @@ static int shmi_path_engine(void)
 
 int shmi_paths_connect(void)
 {
-    int any, ret, sharers, ncpus;
+    int any, ret, sharers, ncpus, crowded;
 
     /* The PEs published their cores before the fence (shmi_topo_init). */
     ret = shmi_topo_cpu_sharers(&sharers, &ncpus);
     if (ret)
         return ret;
+    crowded = shmi_backoff_configure(sharers, ncpus);
     SHMI_LOG(SHMI_LOG_DEBUG, "wait",
              "%d PE(s) of the job may run on this PE's %d core(s): waiting %s",
              sharers, ncpus,
-             shmi_backoff_configure(sharers, ncpus)
-                 ? "yields at once and sleeps"
-                 : "spins first");
+             crowded ? "yields at once and sleeps" : "spins first");
     if (shmi_path_local) {
         ret = shmi_path_local->connect();
         if (ret)
