@@ -52,7 +52,7 @@ SHMI_ENV(OFI_BOUNCE, SIZE, "4k", "transport",
 SHMI_ENV(WAIT_SPIN, INT, "2000", "transport",
          "Polls of a waited-on word before a waiting PE starts to yield the core, on a node that is not crowded (on a crowded one it yields at once: SHMEM_WAIT_SLEEP)")
 SHMI_ENV(WAIT_SLEEP, CHOICE, "auto", "transport",
-         "auto|always|never: whether a waiting PE, after spinning and yielding, sleeps (auto: only while the node is crowded: more PEs of the job than the cores it may use, or more threads ready to run than the node's cores, looked at every 20 ms while waiting)")
+         "auto|always|never: whether a waiting PE, after spinning and yielding, sleeps (auto: only while the node is crowded: more PEs of the job that may run on this PE's cores than it has cores, or more threads ready to run than the node's cores, looked at every 20 ms while waiting)")
 SHMI_ENV(BIND, CHOICE, "none", "placement",
          "core|numa|none: bind each PE to a core or a NUMA domain near its NIC and GPU")
 SHMI_ENV(AMO_ENGINE, CHOICE, "auto", "transport",

@@ -14,7 +14,7 @@
  * comes back, and nothing needs to: a collective learns of an arrival only
  * through the signal. Offered only where the provider's atomics are CPU
  * atomics (ofi_caps.c), so the message's signal composes with every other
- * update of the word.
+ * update of the word, and not on shm (ofi_provider.c).
  *
  * The target endpoint keeps SHMT_OFI_MSG_BUFS receive buffers posted, each
  * reposted as soon as its message is applied; one arrival is one CQ entry

@@ -300,9 +300,14 @@ static void shmt_ofi_take(struct fi_info *chosen)
      * then several fi_fetch_atomicmsg in flight on one endpoint). */
     shmt_ofi.amo_as_fetch = strcmp(shmt_ofi.prov, "shm") == 0;
     shmt_ofi.ordered = shmt_ofi_is_ordered(info);
+    /* shm (1.17) crashes inside fi_cq_read once receives are posted on
+     * the target endpoint and two threads read its CQ (the program's and
+     * a device service's: gpu_wait_mock_shm_2), so its collectives keep
+     * the writes and atomics (ofi_msg.c). */
     shmt_ofi.signal_msg = shmi_env.OFI_SIGNAL_MSG &&
                           (info->caps & FI_MSG) != 0 &&
-                          (shmt_ofi_caps_of(info) & SHMT_CAP_ATOMICS_CPU);
+                          (shmt_ofi_caps_of(info) & SHMT_CAP_ATOMICS_CPU) &&
+                          strcmp(shmt_ofi.prov, "shm") != 0;
 }
 
 static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)
