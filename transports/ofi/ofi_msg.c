@@ -101,18 +101,19 @@ int shmt_ofi_msg_init(void)
     msg_long_sent = 0;
     if (!shmt_ofi.signal_msg)
         return 0;
-    /* msg_out is the last of the buffers; registered with them. */
-    msg_bufs = aligned_alloc(64, bytes + sizeof(shmt_ofi_msg_buf_t));
+    /* msg_out is the last of the buffers; registered with them.
+     * aligned_alloc wants a multiple of the alignment. */
+    bytes = (bytes + sizeof(shmt_ofi_msg_buf_t) + 63) & ~(size_t)63;
+    msg_bufs = aligned_alloc(64, bytes);
     if (!msg_bufs)
         return SHMI_ENOMEM;
-    memset(msg_bufs, 0, bytes + sizeof(shmt_ofi_msg_buf_t));
+    memset(msg_bufs, 0, bytes);
     msg_out = &msg_bufs[SHMT_OFI_MSG_BUFS];
     msg_out_busy = 0;
     msg_mr.mr = NULL;
     msg_mr.desc = NULL;
     if ((shmt_ofi.mr_mode & FI_MR_LOCAL) &&
-        shmt_ofi_mr_one(shmt_ofi.target, msg_bufs,
-                        bytes + sizeof(shmt_ofi_msg_buf_t), &msg_mr)) {
+        shmt_ofi_mr_one(shmt_ofi.target, msg_bufs, bytes, &msg_mr)) {
         free(msg_bufs);
         msg_bufs = NULL;
         msg_out = NULL;
