@@ -14,6 +14,7 @@
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
+#include "core/route.h"
 #include "services/backoff.h"
 #include "services/env.h"
 #include "services/error.h"
@@ -134,9 +135,12 @@ void shmi_coll_flag_add(uint64_t *flag, int wpe)
 {
     uint64_t one = 1;
 
-    /* A put-with-signal of no data: one message where the fabric sends
-     * the runtime's signals so, else an atomic add. */
-    if (shmi_coll_by_msg)
+    const shmi_route_t *r = shmi_route_of(wpe, SHMI_SEG_HEAP);
+
+    /* One message where the fabric sends the runtime's signals so (a
+     * put-with-signal of no data), else an atomic add: on the load/store
+     * path a CPU atomic, with no detour through put-with-signal. */
+    if (shmi_coll_by_msg && r->base == NULL && r->msg)
         shmi_put_signal_runtime(shmi_coll_routine(), shmi_coll_context, NULL,
                                 NULL, 0, flag, 1, SHMEM_SIGNAL_ADD, wpe, 1);
     else
