@@ -7,7 +7,11 @@
 #               raw: one fi_write + counter wait, FI_DELIVERY_COMPLETE
 #               (bench/fabric/raw_rma_bw write_lat), the same provider and
 #               interface; both until the data is delivered
-#   barrier     Weft shmem_barrier_all; Open MPI MPI_Barrier (bench/coll)
+#   barrier     Weft shmem_barrier_all; Open MPI MPI_Barrier (bench/coll);
+#               raw: both ranks inject an unacknowledged 8-byte write into
+#               the other's flag and wait for the other's (raw_rma_bw
+#               write_exchange), the least a 2-PE barrier costs over the
+#               provider
 #   allreduce   Weft shmem_double_sum_reduce; Open MPI MPI_Allreduce,
 #               8 to 1024 bytes
 # Open MPI runs with the ob1 PML and the tcp BTL on lo (its shared-memory
@@ -74,6 +78,8 @@ for r in $(seq 1 "$repeat"); do
     run weft put_quiet "${weft[@]}" "$B/bench/shmem_latency" --only put_quiet $lat
     run raw put_quiet env FI_PROVIDER="$prov" "$B/tools/oshrun" -n 2 --bind core \
         "$B/bench/fabric/raw_rma_bw" --only write_lat $lat
+    run raw barrier env FI_PROVIDER="$prov" "$B/tools/oshrun" -n 2 --bind core \
+        "$B/bench/fabric/raw_rma_bw" --only write_exchange --iters "$iters" --warmup 100
     for c in barrier allreduce; do
         run weft "$c" "${weft[@]}" "$B/bench/coll/shmem_coll" --only "$c" --min 8 --max 1024 --iters "$iters"
         [ -n "$ompi" ] && run openmpi "$c" env OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp \

@@ -5,6 +5,9 @@
 #             (srun --mpi=pmix; Weft picks tcp;ofi_rxm by itself)
 #   raw       bench/fabric/raw_rma_bw: fi_write window + counter wait, and
 #             one fi_write + counter wait, tcp;ofi_rxm, FI_DELIVERY_COMPLETE;
+#             with --coll, the least a 2-PE barrier costs: both ranks
+#             exchange one injected message (msg_exchange) or one
+#             unacknowledged write (write_exchange) and wait for the other's;
 #             the bandwidth twice: target spinning on fi_cq_read, and target
 #             sleeping 50 us between polls (--sleep), which on an
 #             oversubscribed machine leaves the core to TCP, as a waiting
@@ -124,6 +127,8 @@ for r in $(seq 1 "$repeat"); do
         run raw 2 pmix raw_rma_bw --only write_lat $lat_args
         run openmpi 2 pmix ompi_lat --only sendrecv_pingpong $lat_args
         if [ "$coll" = 1 ]; then
+            run raw 2 pmix raw_rma_bw --only msg_exchange --iters 2000 --warmup 100
+            run raw 2 pmix raw_rma_bw --only write_exchange --iters 2000 --warmup 100
             for n in 2 3; do
                 for c in barrier allreduce; do
                     run "weft@$n" "$n" pmix weft_coll --only $c --min 8 --max 1024 --iters 200
@@ -181,7 +186,12 @@ table "Latency: Weft put+quiet, raw fi_write+counter wait (both: until delivered
     weft:put_quiet raw:write_lat openmpi:sendrecv_pingpong
 if [ "$coll" = 1 ]; then
     for n in 2 3; do
-        table "Barrier, $n nodes x 1 PE" us "weft@$n:barrier" "openmpi@$n:barrier"
+        if [ "$n" = 2 ]; then
+            table "Barrier, 2 nodes x 1 PE; raw: a message or an unacknowledged write each way" us \
+                "weft@2:barrier" "openmpi@2:barrier" raw:msg_exchange raw:write_exchange
+        else
+            table "Barrier, $n nodes x 1 PE" us "weft@$n:barrier" "openmpi@$n:barrier"
+        fi
         table "Allreduce (sum of doubles), $n nodes x 1 PE" us "weft@$n:allreduce" "openmpi@$n:allreduce"
     done
 fi

@@ -5,6 +5,16 @@
  *              MB/s (the shape of shmem_bandwidth's put_bw)
  *   write_lat  one fi_write then a wait on the write counter, us (the
  *              shape of shmem_latency's put_quiet)
+ *   msg_exchange  both ranks inject an 8-byte message to the other, then
+ *              read the CQ until the other's has arrived and repost its
+ *              receive, us per exchange
+ *   write_exchange  both ranks inject an 8-byte write of the exchange's
+ *              number into the other's flag word (no completion asked
+ *              beyond the inject, so nothing is acknowledged), then read
+ *              the CQ until the other's number has landed, us per exchange
+ * The two exchanges are the least a 2-PE barrier costs over the provider
+ * (the shape of a one-round dissemination barrier, shmem_coll's barrier)
+ * and are reported as size 0, the size of a barrier's row.
  * Started by srun --mpi=pmix (or any PMIx launcher): endpoint names, keys
  * and buffer addresses are exchanged with PMIx_Put/Commit/Fence/Get.
  * The provider is FI_PROVIDER (default "tcp;ofi_rxm"); writes carry
@@ -29,7 +39,7 @@
 
 #include "bench/bench_util.h"
 
-enum { WINDOW = 64, NAME_MAX_LEN = 256 };
+enum { WINDOW = 64, NAME_MAX_LEN = 256, MSG_BUFS = 8, MSG_LEN = 8 };
 
 /* What a rank publishes: its endpoint name and its buffer's key and base. */
 struct card {
@@ -50,8 +60,10 @@ struct raw {
     fi_addr_t peer;
     uint64_t peer_key, peer_base, done, flags;
     int yield;         /* rank 1 between polls: 0 spin, 1 yield, 2 sleep */
-    char *buf;         /* registered: data, then the flag word at `flag` */
+    char *buf;         /* registered: data, then the flag word at `flag`,
+                          then MSG_BUFS receive buffers of MSG_LEN */
     size_t flag;
+    size_t msgs;       /* offset of the receive buffers in buf */
     pmix_proc_t me;
 };
 
@@ -74,7 +86,7 @@ static struct fi_info *raw_hints(void)
 
     if (!h)
         die("fi_allocinfo", -FI_ENOMEM);
-    h->caps = FI_RMA | FI_WRITE | FI_REMOTE_WRITE;
+    h->caps = FI_RMA | FI_WRITE | FI_REMOTE_WRITE | FI_MSG | FI_SEND | FI_RECV;
     h->mode = 0;
     h->ep_attr->type = FI_EP_RDM;
     h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED |
@@ -113,14 +125,16 @@ static void raw_open(struct raw *r, size_t len)
         (ret = fi_ep_bind(r->ep, &r->wcntr->fid, FI_WRITE)) ||
         (ret = fi_enable(r->ep)))
         die("binding the endpoint", ret);
-    r->buf = aligned_alloc(4096, (len + 64 + 4095) / 4096 * 4096);
+    r->buf = aligned_alloc(4096, (len + 128 + 4095) / 4096 * 4096);
     if (!r->buf)
         die("aligned_alloc", -FI_ENOMEM);
     memset(r->buf, 1, len);
-    memset(r->buf + len, 0, 64); /* the flag word starts at 0 */
+    memset(r->buf + len, 0, 128); /* the flag word starts at 0 */
     r->flag = len;
-    ret = fi_mr_reg(r->domain, r->buf, len + 64, FI_WRITE | FI_REMOTE_WRITE, 0,
-                    0, 0, &r->mr, NULL);
+    r->msgs = len + 64;
+    ret = fi_mr_reg(r->domain, r->buf, len + 128,
+                    FI_WRITE | FI_REMOTE_WRITE | FI_SEND | FI_RECV, 0, 0, 0,
+                    &r->mr, NULL);
     if (ret)
         die("fi_mr_reg", ret);
     if (r->info->domain_attr->mr_mode & FI_MR_ENDPOINT) {
@@ -263,6 +277,104 @@ static double raw_lat(struct raw *r, size_t size, long n)
     return bench_now() - t;
 }
 
+/* Posts receive buffer i (its context is its index + 1). */
+static void raw_post_recv(struct raw *r, int i)
+{
+    void *desc = fi_mr_desc(r->mr);
+    struct iovec iov = {r->buf + r->msgs + (size_t)i * MSG_LEN, MSG_LEN};
+    struct fi_msg msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1,
+                         .addr = FI_ADDR_UNSPEC,
+                         .context = (void *)(uintptr_t)(i + 1)};
+    ssize_t ret;
+
+    /* FI_COMPLETION: the CQ is bound with FI_SELECTIVE_COMPLETION. */
+    while ((ret = fi_recvmsg(r->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN)
+        (void)fi_cq_read(r->cq, NULL, 0);
+    if (ret)
+        die("fi_recv", (int)ret);
+}
+
+/* One exchange: inject to the peer, then read the CQ until one message
+ * has arrived, and repost its buffer. */
+static void raw_exchange_once(struct raw *r)
+{
+    uint64_t word = 1;
+    struct fi_cq_entry e;
+    ssize_t ret;
+
+    while ((ret = fi_inject(r->ep, &word, sizeof(word), r->peer)) == -FI_EAGAIN)
+        (void)fi_cq_read(r->cq, NULL, 0);
+    if (ret)
+        die("fi_inject", (int)ret);
+    while ((ret = fi_cq_read(r->cq, &e, 1)) == -FI_EAGAIN)
+        ;
+    if (ret != 1)
+        die("fi_cq_read", (int)ret);
+    raw_post_recv(r, (int)((uintptr_t)e.op_context - 1));
+}
+
+/* One exchange by RMA: inject the exchange's number into the peer's flag
+ * word, then read the CQ (progress) until the peer's number has landed in
+ * this rank's flag word. */
+static void raw_write_exchange_once(struct raw *r, uint64_t seq)
+{
+    volatile uint64_t *flag = (volatile uint64_t *)(r->buf + r->flag);
+    struct fi_cq_entry e;
+    ssize_t ret;
+
+    while ((ret = fi_inject_write(r->ep, &seq, sizeof(seq), r->peer,
+                                  r->peer_base + r->flag, r->peer_key)) ==
+           -FI_EAGAIN)
+        (void)fi_cq_read(r->cq, &e, 1);
+    if (ret)
+        die("fi_inject_write", (int)ret);
+    while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < seq)
+        (void)fi_cq_read(r->cq, &e, 1);
+}
+
+static void run_write_exchange(struct raw *r, const bench_opts_t *o)
+{
+    long n = bench_iters_for(o, sizeof(uint64_t));
+    uint64_t seq = 1000000; /* above every end-of-size mark */
+    double t;
+
+    bench_header(o, "write_exchange", "us");
+    if (r->me.rank > 1) {
+        raw_fence();
+        return;
+    }
+    raw_fence();
+    for (long i = 0; i < o->warmup; i++)
+        raw_write_exchange_once(r, ++seq);
+    t = bench_now();
+    for (long i = 0; i < n; i++)
+        raw_write_exchange_once(r, ++seq);
+    t = bench_now() - t;
+    bench_row(o, "write_exchange", "us", 0, 1e6 * t / (double)n);
+}
+
+static void run_exchange(struct raw *r, const bench_opts_t *o)
+{
+    long n = bench_iters_for(o, MSG_LEN);
+    double t;
+
+    bench_header(o, "msg_exchange", "us");
+    if (r->me.rank > 1) {
+        raw_fence();
+        return;
+    }
+    for (int i = 0; i < MSG_BUFS; i++)
+        raw_post_recv(r, i);
+    raw_fence();
+    for (long i = 0; i < o->warmup; i++)
+        raw_exchange_once(r);
+    t = bench_now();
+    for (long i = 0; i < n; i++)
+        raw_exchange_once(r);
+    t = bench_now() - t;
+    bench_row(o, "msg_exchange", "us", 0, 1e6 * t / (double)n);
+}
+
 static void run(struct raw *r, const bench_opts_t *o, int bw, uint64_t *seq)
 {
     const char *name = bw ? "write_bw" : "write_lat";
@@ -326,6 +438,10 @@ int main(int argc, char **argv)
         run(&r, &o, 1, &seq);
     if (bench_selected(&o, "write_lat"))
         run(&r, &o, 0, &seq);
+    if (bench_selected(&o, "msg_exchange"))
+        run_exchange(&r, &o);
+    if (bench_selected(&o, "write_exchange"))
+        run_write_exchange(&r, &o);
     raw_fence();
     fi_close(&r.mr->fid);
     fi_close(&r.ep->fid);
