@@ -188,6 +188,11 @@ typedef struct shmt_ep shmt_ep_t;
  *                      atomics are CPU atomics (ATOMICS_CPU) declares it,
  *                      so the signal composes with every other update of
  *                      the word.
+ * SHMT_CAP_PUT_WORD    put_word writes a 64-bit word that nothing
+ *                      acknowledges: one message on the wire, no delivery
+ *                      round trip, and no work for the target's CPU beyond
+ *                      the provider placing the bytes (no receive, no
+ *                      completion entry).
  *
  * Remote completion at quiet() is not a bit: the contract above asks it of
  * every transport.
@@ -199,7 +204,8 @@ typedef struct shmt_ep shmt_ep_t;
 #define SHMT_CAP_HMEM (1u << 4)
 #define SHMT_CAP_EP_SHARED (1u << 5)
 #define SHMT_CAP_SIGNAL_MSG (1u << 6)
-#define SHMT_CAP_COUNT 7
+#define SHMT_CAP_PUT_WORD (1u << 7)
+#define SHMT_CAP_COUNT 8
 
 /* The kinds of transport (shmt_ops_t.kind). */
 #define SHMT_KIND_LOAD_STORE 1u /* maps the segments of this node's PEs */
@@ -223,7 +229,7 @@ static inline const char *shmt_cap_name(int bit)
 {
     static const char *const names[SHMT_CAP_COUNT] = {
         "load-store", "atomics-cpu", "atomics-nic", "ordered", "hmem",
-        "ep-shared", "signal-msg"};
+        "ep-shared", "signal-msg", "put-word"};
 
     return bit >= 0 && bit < SHMT_CAP_COUNT ? names[bit] : "?";
 }
@@ -284,6 +290,17 @@ typedef struct shmt_ops {
                           size_t off, const void *src, size_t len,
                           shmi_seg_id_t sig_seg, size_t sig_off,
                           uint64_t signal, shmi_amo_op_t sig_op);
+
+    /* For the runtime's own collectives (SHMT_CAP_PUT_WORD): writes value
+     * into the 8-byte-aligned host word at (seg, off) of pe and returns
+     * once the source may be reused. Quiet on ep completes it locally,
+     * never remotely, and nothing orders it after ep's earlier operations
+     * or its own earlier words: only for a word that one PE writes, with
+     * values the reader's wait accepts in any order of landing (the
+     * barrier's parity words, src/core/coll/barrier.c). A transport
+     * without the capability has shmt_stub_put_word. */
+    int (*put_word)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                    uint64_t value);
 
     /* Ordering and completion (pe < 0: every PE). */
     int (*fence)(shmt_ep_t *ep);
@@ -377,6 +394,8 @@ int shmt_stub_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
                              size_t off, const void *src, size_t len,
                              shmi_seg_id_t sig_seg, size_t sig_off,
                              uint64_t signal, shmi_amo_op_t sig_op);
+int shmt_stub_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                       uint64_t value);
 int shmt_stub_fence(shmt_ep_t *ep);
 int shmt_stub_quiet(shmt_ep_t *ep, int pe);
 void shmt_stub_progress(void);

@@ -63,6 +63,13 @@ int shmt_stub_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
     return SHMI_ENOSYS;
 }
 
+int shmt_stub_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                       uint64_t value)
+{
+    (void)ep, (void)pe, (void)seg, (void)off, (void)value;
+    return SHMI_ENOSYS;
+}
+
 int shmt_stub_fence(shmt_ep_t *ep)
 {
     (void)ep;

@@ -265,6 +265,13 @@ void shmi_dp_route_put_signal_msg(const char *routine, shmem_ctx_t ctx,
                                   int sig_seg, size_t sig_off, uint64_t signal,
                                   int sig_op);
 
+/* The runtime's single-writer word as one unacknowledged write (r->word,
+ * SHMT_CAP_PUT_WORD; transports/transport.h): quiet completes it only
+ * locally, and nothing orders it. */
+void shmi_dp_route_put_word(const char *routine, shmem_ctx_t ctx,
+                            const shmi_route_t *r, int pe, int seg, size_t off,
+                            uint64_t value);
+
 /* The same calls returning the transport's code (0 or SHMI_E*), for the
  * core's host path (host_path.c); r->ops must be set. */
 int shmi_dp_call_put(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
@@ -326,6 +333,16 @@ void shmi_put_signal_runtime(const char *routine, shmem_ctx_t ctx, void *dest,
                              uint64_t signal, int sig_op, int pe, int by_msg);
 void shmi_get_runtime(const char *routine, void *dest, const void *src,
                       size_t nbytes, int pe);
+/* Sets the runtime's 64-bit word at `word` on pe to value, for a word that
+ * only this PE writes, with values that its reader accepts in whatever
+ * order they land (the barrier's parity words, src/core/coll/barrier.c).
+ * A CPU store where the word is mapped; else, with `unacked`, one write
+ * that nothing acknowledges where the route's transport can (r->word) or
+ * one message (r->msg), neither of them covered by quiet; else a signal
+ * set that quiet on ctx completes. signal.c. */
+void shmi_put_word_runtime(const char *routine, shmem_ctx_t ctx,
+                           uint64_t *word, uint64_t value, int pe,
+                           int unacked);
 
 /* Quiet on ctx for every PE (ctx destroy, finalize). order.c. */
 void shmi_dp_ctx_quiet(const char *routine, shmem_ctx_t ctx);

@@ -33,6 +33,7 @@ static void shmi_route_host(shmi_route_t *r, int pe, int s,
         r->ep = shmi_route_fabric.ep;
         r->lock = shmi_route_fabric.lock;
         r->msg = shmi_route_fabric.msg;
+        r->word = shmi_route_fabric.word;
     }
     r->cpu_amo = r->base != NULL && shmi_dp_cpu_atomics;
 }

@@ -16,7 +16,9 @@
  *            an error that names the routine, shmi_dp_unreachable);
  *   lock     whether a call into ops takes the context's lock;
  *   msg      whether ops sends the collectives' put-with-signal as one
- *            message (SHMT_CAP_SIGNAL_MSG).
+ *            message (SHMT_CAP_SIGNAL_MSG);
+ *   word     whether ops writes the collectives' single-writer words with
+ *            no acknowledgement (SHMT_CAP_PUT_WORD).
  *
  * A transport's keys and remote addresses stay in its own per-peer tables:
  * the core hands it (pe, segment, offset), never an address of another
@@ -41,6 +43,8 @@ typedef struct shmi_route {
     unsigned char msg;     /* 1: ops sends the runtime's small
                               put-with-signal as one message
                               (SHMT_CAP_SIGNAL_MSG) */
+    unsigned char word;    /* 1: ops writes the runtime's single-writer
+                              words unacknowledged (SHMT_CAP_PUT_WORD) */
 } shmi_route_t;
 
 /* The route to segment seg of pe. The table exists from shmi_paths_connect

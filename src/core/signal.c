@@ -146,6 +146,35 @@ void shmi_put_signal_runtime(const char *routine, shmem_ctx_t ctx, void *dest,
                        by_msg ? SHMI_SIGNAL_RUNTIME_MSG : SHMI_SIGNAL_RUNTIME);
 }
 
+void shmi_put_word_runtime(const char *routine, shmem_ctx_t ctx,
+                           uint64_t *word, uint64_t value, int pe, int unacked)
+{
+    size_t off;
+    int seg;
+    const shmi_route_t *r;
+
+    pe = shmi_dp_target(routine, ctx, pe);
+    seg = shmi_dp_seg_runtime(routine, word, sizeof(uint64_t), pe, &off);
+    r = shmi_route_of(pe, seg);
+    /* Mapped: a store, whatever engine applies atomics there; no atomic
+     * ever reaches this word. */
+    if (r->base != NULL) {
+        __atomic_store_n((uint64_t *)(void *)(r->base + off), value,
+                         __ATOMIC_RELEASE);
+        return;
+    }
+    if (unacked && r->word) {
+        shmi_dp_route_put_word(routine, ctx, r, pe, seg, off, value);
+        return;
+    }
+    if (unacked && r->msg) {
+        shmi_dp_route_put_signal_msg(routine, ctx, r, pe, seg, off, NULL, 0,
+                                     seg, off, value, SHMEM_SIGNAL_SET);
+        return;
+    }
+    shmi_signal_send(routine, ctx, pe, seg, off, r, value, SHMEM_SIGNAL_SET);
+}
+
 uint64_t shmi_signal_fetch(const uint64_t *sig_addr)
 {
     size_t off;

@@ -233,6 +233,7 @@ const shmt_ops_t shmt_device_ops = {
     .amo = shmt_dev_amo,
     .put_signal = shmt_dev_put_signal,
     .put_signal_msg = shmt_stub_put_signal_msg,
+    .put_word = shmt_stub_put_word,
     .fence = shmt_dev_fence,
     .quiet = shmt_dev_quiet,
     .progress = shmt_stub_progress,

@@ -135,6 +135,7 @@ const shmt_ops_t shmt_local_ops = {
     .amo = shmt_stub_amo,
     .put_signal = shmt_stub_put_signal,
     .put_signal_msg = shmt_stub_put_signal_msg,
+    .put_word = shmt_stub_put_word,
     .fence = shmt_stub_fence,
     .quiet = shmt_stub_quiet,
     .progress = shmt_stub_progress,

@@ -82,5 +82,7 @@ unsigned shmt_ofi_caps(void)
         caps |= SHMT_CAP_ORDERED;
     if (shmt_ofi.signal_msg)
         caps |= SHMT_CAP_SIGNAL_MSG;
+    if (shmt_ofi.put_word)
+        caps |= SHMT_CAP_PUT_WORD;
     return caps;
 }

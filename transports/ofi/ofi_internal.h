@@ -7,7 +7,8 @@
  *                   address/key exchange (init, connect, finalize)
  *   ofi_ep.c        endpoints with their counters and completion queue
  *   ofi_progress.c  manual progress, waiting for counters, back-off
- *   ofi_rma.c       put and get (chunking, inject, local descriptors)
+ *   ofi_rma.c       put and get (chunking, inject, local descriptors), and
+ *                   put_word, the collectives' unacknowledged words
  *   ofi_amo.c       atomics (datatype/op mapping, emulation)
  *   ofi_signal.c    put-with-signal, fence, quiet
  *   ofi_msg.c       put-with-signal by message, for the collectives
@@ -21,8 +22,10 @@
  * until each counter (successes + errors) reaches what was issued. The CQ
  * carries errors, and on the target endpoint the arrival of the
  * collectives' signal messages (ofi_msg.c, the one kind of operation that
- * is neither counted nor covered by quiet). Remote counters are never used
- * (ofi_rxm has none).
+ * is neither counted nor covered by quiet). put_word (ofi_rma.c) is the
+ * other exception: injected with FI_INJECT_COMPLETE, counted, and so
+ * complete at quiet once sent, not delivered. Remote counters are never
+ * used (ofi_rxm has none).
  * Blocking puts up to inject_size are injected; up to SHMEM_OFI_BOUNCE bytes
  * they are copied into the endpoint's registered bounce space; both return
  * at once and complete at quiet. Providers that apply writes and atomics to
@@ -142,6 +145,9 @@ typedef struct shmt_ofi {
     int signal_msg;        /* put_signal_msg sends messages (ofi_msg.c):
                               the provider's atomics are CPU atomics and
                               SHMEM_OFI_SIGNAL_MSG=1 */
+    int put_word;          /* put_word injects unacknowledged writes
+                              (ofi_rma.c): SHMEM_OFI_SIGNAL_MSG=1 and a
+                              provider that sends them when posted */
 
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -304,6 +310,8 @@ int shmt_ofi_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                  const void *src, size_t len, int nbi);
 int shmt_ofi_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                  void *dst, size_t len, int nbi);
+int shmt_ofi_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                      uint64_t value);
 
 /* ---- ofi_amo.c ---- */
 /* Queries which atomics the provider has (on the target endpoint). */

@@ -12,6 +12,13 @@
  * once, like an injected one; quiet (or any wait for every write) completes
  * it and frees the space.
  *
+ * put_word (SHMT_CAP_PUT_WORD, the collectives' barrier words) is one
+ * injected write that asks for transmit completion only: the target sends
+ * nothing back, where a delivered write costs tcp;ofi_rxm an
+ * acknowledgement and the initiator its reception. It counts on the write
+ * counter like any write, so quiet's arithmetic holds; quiet then waits
+ * for its local completion only, which is all the contract promises.
+ *
  * With FI_MR_LOCAL, a local buffer outside the registered segments is
  * registered for the duration of the operation, which is then waited for
  * even when non-blocking (the registration must outlive it).
@@ -203,5 +210,35 @@ int shmt_ofi_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
         ret = shmt_ofi_wait_reads(ep);
     if (tmp.mr)
         fi_close(&tmp.mr->fid);
+    return ret;
+}
+
+static int put_word_seen; /* put_word was used (logged once) */
+
+int shmt_ofi_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                      uint64_t value)
+{
+    shmt_ofi_rma_t r = {
+        .buf = &value, /* injected: copied before the call returns */
+        .len = sizeof(value),
+        .desc = NULL,
+        .pe = pe,
+        .raddr = shmt_ofi_raddr(pe, seg, off),
+        .key = shmt_ofi.rkey[seg][pe],
+        .flags = FI_INJECT | FI_INJECT_COMPLETE,
+    };
+    int ret;
+
+    /* Without the capability the core does not call here; a delivered
+     * put is the same write with more promised. */
+    if (!shmt_ofi.put_word)
+        return shmt_ofi_put(ep, pe, seg, off, &value, sizeof(value), 0);
+    /* Once, for tests and SHMEM_DEBUG=1: the path is in use. */
+    if (!__atomic_exchange_n(&put_word_seen, 1, __ATOMIC_RELAXED))
+        SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
+                 "first word written unacknowledged (provider %s)",
+                 shmt_ofi.prov);
+    ret = shmt_ofi_post(ep, pe, "fi_writemsg", shmt_ofi_post_write, &r);
+    ep->w_issued += ret == 0;
     return ret;
 }

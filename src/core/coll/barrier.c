@@ -2,12 +2,26 @@
  * Barriers and syncs: shmem_barrier_all, shmem_sync_all, shmem_team_sync and
  * the deprecated active-set shmem_barrier / shmem_sync.
  *
- * Algorithm: dissemination. In round k every PE raises a counting flag on
- * the PE 2^k ahead of it and waits for the one raised by the PE 2^k behind;
- * ceil(log2 n) rounds, one message and one wait per round. A flag of round k
- * is only ever raised by the same predecessor, so an arrival that belongs to
- * the predecessor's next barrier can only be counted early when that
- * predecessor already left this barrier, i.e. when everyone has arrived.
+ * Algorithm: dissemination. In round k every PE tells the PE 2^k ahead of
+ * it that it has arrived, and waits to hear it from the PE 2^k behind;
+ * ceil(log2 n) rounds, one message and one wait per round.
+ *
+ * What a round writes is not a count but the barrier's number j (1, 2, ...
+ * per team slot: all members number their dissemination barriers alike),
+ * set in the word bar_word[j % 2][k] of the PE ahead, which waits until
+ * its own word reads >= j. A word has one writer (the PE 2^k behind, fixed
+ * for the team), so a set needs no atomic, and over a fabric it is one
+ * write that nothing acknowledges (route.h, word): a delivered atomic add
+ * costs tcp;ofi_rxm a request, a response and the work of both CPUs on
+ * them. The writes of one PE may land in any order, and that is safe: the
+ * write of barrier j lands after that of j - 2 into the same word, because
+ * the writer begins barrier j only once everyone has entered barrier
+ * j - 1, so the reader has finished j - 2, whose wait saw the j - 2 write.
+ * And an early arrival (the writer already in barrier j + 1 while the
+ * reader still waits in j) goes to the other word, so it is not lost.
+ * Active sets count arrivals in bar[k] instead: their temporary teams
+ * share one slot whatever their members, so members need not have
+ * numbered as many barriers on it.
  */
 #include "config.h"
 
@@ -41,12 +55,23 @@ static void shmi_coll_dissem(const struct shmem_impl_team *t,
                              shmi_coll_slot_t *s, const int *members, int m,
                              int i)
 {
-    for (int k = 0, d = 1; d < m; k++, d <<= 1) {
-        int to = members ? members[(i + d) % m] : (i + d) % m;
-        int from = members ? members[(i - d % m + m) % m] : (i - d % m + m) % m;
+    int counting = t->slot == SHMI_TEAM_SLOT_ACTIVE_SET;
+    uint64_t j = counting ? 0 : shmi_coll_bar_next(t->slot);
+    uint64_t *word = s->bar_word[j % 2];
 
-        shmi_coll_flag_add(&s->bar[k], shmi_team_world_pe(t, to));
-        shmi_coll_flag_take_from(&s->bar[k], 1, shmi_team_world_pe(t, from));
+    for (int k = 0, d = 1; d < m; k++, d <<= 1) {
+        int to = shmi_team_world_pe(t, members ? members[(i + d) % m]
+                                               : (i + d) % m);
+        int from = shmi_team_world_pe(t, members ? members[(i - d % m + m) % m]
+                                                 : (i - d % m + m) % m);
+
+        if (counting) {
+            shmi_coll_flag_add(&s->bar[k], to);
+            shmi_coll_flag_take_from(&s->bar[k], 1, from);
+        } else {
+            shmi_coll_word_set(&word[k], j, to);
+            shmi_coll_word_wait(&word[k], j, from);
+        }
     }
 }
 

@@ -71,7 +71,11 @@ enum shmi_coll_kind {
 _Static_assert(SHMI_SIG_KINDS <= 4, "struct shmem_impl_team op_count");
 
 typedef struct shmi_coll_slot {
-    uint64_t bar[SHMI_COLL_ROUNDS]; /* dissemination barrier, per round */
+    uint64_t bar[SHMI_COLL_ROUNDS]; /* counting barriers (flat, two-level,
+                                       pSync-less syncs), per step */
+    uint64_t bar_word[2][SHMI_COLL_ROUNDS]; /* dissemination barrier:
+                                               [parity][round], the number
+                                               of the barrier (barrier.c) */
     uint64_t ctx_bar; /* arrivals of shmi_coll_ctx_sync (ctx_sync.c) */
     uint64_t sig[2][SHMI_SIG_KINDS]
                 [SHMI_COLL_ROUNDS]; /* [parity][kind][round] */
@@ -129,7 +133,8 @@ extern shmi_coll_algo_t shmi_coll_algo;
 extern shmem_ctx_t shmi_coll_context;
 
 /* From now on the collectives' signals are delivered atomics, never
- * messages (route.h, msg), so that quiet on shmi_coll_context covers them:
+ * messages or unacknowledged words (route.h, msg and word), so that quiet
+ * on shmi_coll_context covers them:
  * shmem_finalize calls it before its barrier, after which a PE may leave
  * and nothing it sent may still be on its way. */
 void shmi_coll_msg_stop(void);
@@ -209,6 +214,19 @@ void shmi_coll_flag_take(uint64_t *flag, uint64_t count);
 /* The same, when the arrivals can only come from world PE from: a wait for
  * a PE that has finalized is then known to be hopeless (watch.h). */
 void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from);
+
+/* ---- single-writer words (the dissemination barrier's, barrier.c) ------- */
+
+/* The number of the next dissemination barrier on slot: 1, 2, ... (private
+ * to this PE; slot_reset restarts it). */
+uint64_t shmi_coll_bar_next(int slot);
+
+/* Sets *word on world PE wpe to value (shmi_put_word_runtime: a store, or
+ * one unacknowledged write or message, until shmem_finalize's barrier). */
+void shmi_coll_word_set(uint64_t *word, uint64_t value, int wpe);
+
+/* Waits until the local *word >= want; only world PE from writes it. */
+void shmi_coll_word_wait(const uint64_t *word, uint64_t want, int from);
 
 /* Put nbytes from src to dest on world PE wpe and add 1 to *flag there once
  * the data is visible. src may be reused on return. */

@@ -30,6 +30,8 @@ static shmi_coll_slot_t *shmi_coll_slots;
 /* Arrivals taken so far from each flag of each slot (see flag_take). */
 #define SHMI_COLL_NFLAGS (offsetof(shmi_coll_slot_t, buf) / sizeof(uint64_t))
 static uint64_t shmi_coll_taken[SHMI_TEAM_SLOTS][SHMI_COLL_NFLAGS];
+/* Dissemination barriers begun on each slot (shmi_coll_bar_next). */
+static uint64_t shmi_coll_bar_seq[SHMI_TEAM_SLOTS];
 
 shmi_coll_algo_t shmi_coll_algo;
 
@@ -121,6 +123,7 @@ void shmi_coll_slot_reset(int slot)
 {
     memset(&shmi_coll_slots[slot], 0, sizeof(shmi_coll_slots[slot]));
     memset(shmi_coll_taken[slot], 0, sizeof(shmi_coll_taken[slot]));
+    shmi_coll_bar_seq[slot] = 0;
     shmi_watch_slot_reset(slot);
     shmi_coll_ctx_sync_reset(slot);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -230,6 +233,22 @@ void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from)
 void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
 {
     shmi_coll_flag_take_from(flag, count, -1);
+}
+
+uint64_t shmi_coll_bar_next(int slot)
+{
+    return ++shmi_coll_bar_seq[slot];
+}
+
+void shmi_coll_word_set(uint64_t *word, uint64_t value, int wpe)
+{
+    shmi_put_word_runtime(shmi_coll_routine(), shmi_coll_context, word, value,
+                          wpe, shmi_coll_by_msg);
+}
+
+void shmi_coll_word_wait(const uint64_t *word, uint64_t want, int from)
+{
+    shmi_coll_wait(word, want, from);
 }
 
 void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
