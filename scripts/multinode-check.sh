@@ -226,7 +226,7 @@ if [ "$quick" = 0 ]; then
     have stencil_shmem prk_stencil_shmem && step prk_stencil_shmem 120 ck_prk $SRUN2 "$bin/stencil_shmem" 20 1000
     if command -v mpicc.openmpi >/dev/null &&
         mpicc.openmpi -O3 -fvect-cost-model=dynamic -I"$S/prk" -I"$S" -o "$bin/stencil_ompi" \
-            "$S"/prk/stencil/stencil_mpi.c "$S"/prk/stencil/stencil_core.c \
+            "$S"/prk/stencil/stencil_mpi.c "$S"/prk/stencil/stencil_core.c "$S"/prk/stencil/stencil_compute.c \
             "$S"/prk/common/prk.c "$S"/prk/common/comm_mpi.c -lm >"$logs/ompi-build.log" 2>&1; then
         step prk_stencil_openmpi 120 ck_prk $SRUN2 "$bin/stencil_ompi" 20 1000
     else
