@@ -300,16 +300,16 @@ static void shmt_ofi_take(struct fi_info *chosen)
      * then several fi_fetch_atomicmsg in flight on one endpoint). */
     shmt_ofi.amo_as_fetch = strcmp(shmt_ofi.prov, "shm") == 0;
     shmt_ofi.ordered = shmt_ofi_is_ordered(info);
-    /* shm (1.17) crashes inside fi_cq_read once receives are posted on
-     * the target endpoint and two threads read its CQ (the program's and
-     * a device service's: gpu_wait_mock_shm_2), so its collectives keep
-     * the writes and atomics (ofi_msg.c). */
     /* sockets moves a write only while its endpoint is progressed, and the
      * collectives' endpoint is read once in 8 polls (ofi_progress.c):
      * its barrier words go by message instead. */
     shmt_ofi.put_word = shmi_env.OFI_SIGNAL_MSG &&
                         shmt_ofi.inject_size >= sizeof(uint64_t) &&
                         strcmp(shmt_ofi.prov, "sockets") != 0;
+    /* shm (1.17) crashes inside fi_cq_read once receives are posted on
+     * the target endpoint and two threads read its CQ (the program's and
+     * a device service's: gpu_wait_mock_shm_2), so its collectives keep
+     * the writes and atomics (ofi_msg.c). */
     shmt_ofi.signal_msg = shmi_env.OFI_SIGNAL_MSG &&
                           (info->caps & FI_MSG) != 0 &&
                           (shmt_ofi_caps_of(info) & SHMT_CAP_ATOMICS_CPU) &&

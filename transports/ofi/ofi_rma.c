@@ -13,9 +13,10 @@
  * it and frees the space.
  *
  * put_word (SHMT_CAP_PUT_WORD, the collectives' barrier words) is one
- * injected write that asks for transmit completion only: the target sends
+ * injected write that asks for inject completion only: the target sends
  * nothing back, where a delivered write costs tcp;ofi_rxm an
- * acknowledgement and the initiator its reception. It counts on the write
+ * acknowledgement and the initiator its reception (tcp acknowledges a
+ * write that asks for transmit completion too). It counts on the write
  * counter like any write, so quiet's arithmetic holds; quiet then waits
  * for its local completion only, which is all the contract promises.
  *
