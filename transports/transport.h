@@ -193,6 +193,13 @@ typedef struct shmt_ep shmt_ep_t;
  *                      round trip, and no work for the target's CPU beyond
  *                      the provider placing the bytes (no receive, no
  *                      completion entry).
+ * SHMT_CAP_PUT_TAGGED  put_tagged writes a buffer whose last 8 bytes are a
+ *                      tag the reader waits for, so that the tag lands
+ *                      after every other byte: over a fabric whose
+ *                      provider places a write's bytes in address order in
+ *                      the target's own progress (a byte stream copied in
+ *                      order, under the provider's progress lock), one
+ *                      write that nothing acknowledges, like put_word.
  *
  * Remote completion at quiet() is not a bit: the contract above asks it of
  * every transport.
@@ -205,7 +212,8 @@ typedef struct shmt_ep shmt_ep_t;
 #define SHMT_CAP_EP_SHARED (1u << 5)
 #define SHMT_CAP_SIGNAL_MSG (1u << 6)
 #define SHMT_CAP_PUT_WORD (1u << 7)
-#define SHMT_CAP_COUNT 8
+#define SHMT_CAP_PUT_TAGGED (1u << 8)
+#define SHMT_CAP_COUNT 9
 
 /* The kinds of transport (shmt_ops_t.kind). */
 #define SHMT_KIND_LOAD_STORE 1u /* maps the segments of this node's PEs */
@@ -229,7 +237,7 @@ static inline const char *shmt_cap_name(int bit)
 {
     static const char *const names[SHMT_CAP_COUNT] = {
         "load-store", "atomics-cpu", "atomics-nic", "ordered", "hmem",
-        "ep-shared", "signal-msg", "put-word"};
+        "ep-shared", "signal-msg", "put-word", "put-tagged"};
 
     return bit >= 0 && bit < SHMT_CAP_COUNT ? names[bit] : "?";
 }
@@ -301,6 +309,21 @@ typedef struct shmt_ops {
      * without the capability has shmt_stub_put_word. */
     int (*put_word)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                     uint64_t value);
+
+    /* For the runtime's own collectives (SHMT_CAP_PUT_TAGGED): writes the
+     * len bytes of src (len > 8, a multiple of 8) to the 8-byte-aligned
+     * host address (seg, off) of pe, such that the last 8 bytes, the tag,
+     * become visible only after all the others: a reader that waits for
+     * the tag, and then drives progress once when other threads of its
+     * process may be progressing too, sees the whole buffer. Returns once
+     * src may be reused. Like put_word it is neither ordered after ep's
+     * earlier operations nor covered by quiet beyond local completion:
+     * only for a buffer that one PE writes and whose tag the reader
+     * accepts in any order of landing (the reductions' tagged rounds,
+     * src/core/coll/reduce.c). A transport without the capability has
+     * shmt_stub_put_tagged. */
+    int (*put_tagged)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                      const void *src, size_t len);
 
     /* Ordering and completion (pe < 0: every PE). */
     int (*fence)(shmt_ep_t *ep);
@@ -396,6 +419,8 @@ int shmt_stub_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
                              uint64_t signal, shmi_amo_op_t sig_op);
 int shmt_stub_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                        uint64_t value);
+int shmt_stub_put_tagged(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                         const void *src, size_t len);
 int shmt_stub_fence(shmt_ep_t *ep);
 int shmt_stub_quiet(shmt_ep_t *ep, int pe);
 void shmt_stub_progress(void);

@@ -70,6 +70,13 @@ int shmt_stub_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     return SHMI_ENOSYS;
 }
 
+int shmt_stub_put_tagged(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                         const void *src, size_t len)
+{
+    (void)ep, (void)pe, (void)seg, (void)off, (void)src, (void)len;
+    return SHMI_ENOSYS;
+}
+
 int shmt_stub_fence(shmt_ep_t *ep)
 {
     (void)ep;

@@ -272,6 +272,13 @@ void shmi_dp_route_put_word(const char *routine, shmem_ctx_t ctx,
                             const shmi_route_t *r, int pe, int seg, size_t off,
                             uint64_t value);
 
+/* The runtime's tagged buffer (len bytes, the last 8 its tag) as one
+ * unacknowledged write that lands tag last (r->tagged,
+ * SHMT_CAP_PUT_TAGGED): quiet completes it only locally. */
+void shmi_dp_route_put_tagged(const char *routine, shmem_ctx_t ctx,
+                              const shmi_route_t *r, int pe, int seg,
+                              size_t off, const void *src, size_t len);
+
 /* The same calls returning the transport's code (0 or SHMI_E*), for the
  * core's host path (host_path.c); r->ops must be set. */
 int shmi_dp_call_put(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
@@ -309,6 +316,23 @@ void shmi_dp_route_quiet(const char *routine, shmem_ctx_t ctx,
  * No-op without a fabric. wait.c. */
 void shmi_progress(void);
 
+/* A thread of the runtime that waits, and so drives progress, beside the
+ * program's threads (the device service, the kernel proxy, a stream
+ * lane) is about to start: shmi_progress_shared() answers 1 from now on.
+ * wait.c. */
+void shmi_progress_share(void);
+
+/* 1 when another thread of this process may drive progress while the
+ * caller does: SHMEM_THREAD_MULTIPLE, or a runtime thread started. */
+int shmi_progress_shared(void);
+
+/* One progress pass of every transport, never skipped (shmi_progress
+ * skips while another thread progresses): the transports serialise their
+ * progress with locks of their own, so a copy into this PE's memory that
+ * another thread's pass made is visible here on return
+ * (SHMT_CAP_PUT_TAGGED). wait.c. */
+void shmi_progress_pass(void);
+
 /* Waits until *ivar compares true with value; returns the value that
  * satisfied the comparison (signal_wait_until). wait.c. */
 uint64_t shmi_wait_u64(const char *routine, volatile uint64_t *ivar, int cmp,
@@ -343,6 +367,17 @@ void shmi_get_runtime(const char *routine, void *dest, const void *src,
 void shmi_put_word_runtime(const char *routine, shmem_ctx_t ctx,
                            uint64_t *word, uint64_t value, int pe,
                            int unacked);
+/* Writes the nbytes of src (a multiple of 8, more than 8) to dest on pe,
+ * for a buffer that only this PE writes, whose last 8 bytes are a tag
+ * that its reader waits for (the reductions' tagged rounds,
+ * src/core/coll/reduce.c): the tag becomes visible after the rest. A copy
+ * and a release store of the tag where dest is mapped; else, with
+ * `unacked`, one write that nothing acknowledges where the route's
+ * transport can (r->tagged); else a put-with-signal that sets the tag
+ * (one message with `unacked` and r->msg). signal.c. */
+void shmi_put_tagged_runtime(const char *routine, shmem_ctx_t ctx, void *dest,
+                             const void *src, size_t nbytes, int pe,
+                             int unacked);
 
 /* Quiet on ctx for every PE (ctx destroy, finalize). order.c. */
 void shmi_dp_ctx_quiet(const char *routine, shmem_ctx_t ctx);

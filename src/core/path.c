@@ -203,6 +203,7 @@ static int shmi_path_carry(const shmt_ops_t *t, shmi_route_t *rt)
         rt->lock = !(shmt_caps(t) & SHMT_CAP_EP_SHARED);
         rt->msg = (shmt_caps(t) & SHMT_CAP_SIGNAL_MSG) != 0;
         rt->word = (shmt_caps(t) & SHMT_CAP_PUT_WORD) != 0;
+        rt->tagged = (shmt_caps(t) & SHMT_CAP_PUT_TAGGED) != 0;
     }
     shmi_state.carrier[shmi_state.n_carriers++] = t;
     return 0;

@@ -34,6 +34,7 @@ static void shmi_route_host(shmi_route_t *r, int pe, int s,
         r->lock = shmi_route_fabric.lock;
         r->msg = shmi_route_fabric.msg;
         r->word = shmi_route_fabric.word;
+        r->tagged = shmi_route_fabric.tagged;
     }
     r->cpu_amo = r->base != NULL && shmi_dp_cpu_atomics;
 }

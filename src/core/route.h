@@ -18,7 +18,9 @@
  *   msg      whether ops sends the collectives' put-with-signal as one
  *            message (SHMT_CAP_SIGNAL_MSG);
  *   word     whether ops writes the collectives' single-writer words with
- *            no acknowledgement (SHMT_CAP_PUT_WORD).
+ *            no acknowledgement (SHMT_CAP_PUT_WORD);
+ *   tagged   whether ops writes a buffer that ends in its tag as one such
+ *            write, the tag landing last (SHMT_CAP_PUT_TAGGED).
  *
  * A transport's keys and remote addresses stay in its own per-peer tables:
  * the core hands it (pe, segment, offset), never an address of another
@@ -45,6 +47,8 @@ typedef struct shmi_route {
                               (SHMT_CAP_SIGNAL_MSG) */
     unsigned char word;    /* 1: ops writes the runtime's single-writer
                               words unacknowledged (SHMT_CAP_PUT_WORD) */
+    unsigned char tagged;  /* 1: ops writes the runtime's tagged buffers
+                              unacknowledged (SHMT_CAP_PUT_TAGGED) */
 } shmi_route_t;
 
 /* The route to segment seg of pe. The table exists from shmi_paths_connect

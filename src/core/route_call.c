@@ -191,6 +191,24 @@ void shmi_dp_route_put_word(const char *routine, shmem_ctx_t ctx,
         shmi_dp_transport_error(routine, r->ops, pe, ret);
 }
 
+void shmi_dp_route_put_tagged(const char *routine, shmem_ctx_t ctx,
+                              const shmi_route_t *r, int pe, int seg,
+                              size_t off, const void *src, size_t len)
+{
+    int ret;
+
+    shmi_dp_route_ops(routine, r, pe, seg);
+    if (r->lock)
+        shmi_dp_lock(ctx);
+    do {
+        ret = r->ops->put_tagged(ctx->ep[r->ep], pe, seg, off, src, len);
+    } while (shmi_dp_again(ret));
+    if (r->lock)
+        shmi_dp_unlock(ctx);
+    if (ret)
+        shmi_dp_transport_error(routine, r->ops, pe, ret);
+}
+
 const shmi_route_t *shmi_dp_device_route(const char *routine, int pe, int seg)
 {
     if (SHMI_UNLIKELY(shmi_route_device.ops == NULL))

@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "core/dataplane.h"
 #include "core/device_mem.h"
 #include "services/cpu_ops.h"
@@ -173,6 +175,33 @@ void shmi_put_word_runtime(const char *routine, shmem_ctx_t ctx,
         return;
     }
     shmi_signal_send(routine, ctx, pe, seg, off, r, value, SHMEM_SIGNAL_SET);
+}
+
+void shmi_put_tagged_runtime(const char *routine, shmem_ctx_t ctx, void *dest,
+                             const void *src, size_t nbytes, int pe,
+                             int unacked)
+{
+    size_t head = nbytes - sizeof(uint64_t), off;
+    uint64_t tag;
+    int seg, wpe = shmi_dp_target(routine, ctx, pe);
+    const shmi_route_t *r;
+
+    seg = shmi_dp_seg_runtime(routine, dest, nbytes, wpe, &off);
+    r = shmi_route_of(wpe, seg);
+    memcpy(&tag, (const char *)src + head, sizeof(tag));
+    if (r->base != NULL) {
+        memcpy(r->base + off, src, head);
+        __atomic_store_n((uint64_t *)(void *)(r->base + off + head), tag,
+                         __ATOMIC_RELEASE);
+        return;
+    }
+    if (unacked && r->tagged) {
+        shmi_dp_route_put_tagged(routine, ctx, r, wpe, seg, off, src, nbytes);
+        return;
+    }
+    shmi_put_signal_runtime(routine, ctx, dest, src, head,
+                            (uint64_t *)(void *)((char *)dest + head), tag,
+                            SHMEM_SIGNAL_SET, pe, unacked);
 }
 
 uint64_t shmi_signal_fetch(const uint64_t *sig_addr)

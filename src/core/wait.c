@@ -37,6 +37,30 @@ static void shmi_progress_all(void)
         shmi_state.carrier[i]->progress();
 }
 
+/* Set for good once a runtime thread that waits (and so progresses) has
+ * been started beside the program's. */
+static int shmi_progress_helpers;
+
+void shmi_progress_share(void)
+{
+    __atomic_store_n(&shmi_progress_helpers, 1, __ATOMIC_RELEASE);
+}
+
+int shmi_progress_shared(void)
+{
+    return shmi_state.thread_level == SHMEM_THREAD_MULTIPLE ||
+           __atomic_load_n(&shmi_progress_helpers, __ATOMIC_ACQUIRE);
+}
+
+void shmi_progress_pass(void)
+{
+    if (shmi_state.n_carriers == 0)
+        return;
+    pthread_mutex_lock(&shmi_progress_lock);
+    shmi_progress_all();
+    pthread_mutex_unlock(&shmi_progress_lock);
+}
+
 void shmi_progress(void)
 {
     if (shmi_state.n_carriers == 0)

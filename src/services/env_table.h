@@ -46,7 +46,7 @@ SHMI_ENV(OFI_ORDERED, BOOL, "1", "transport",
 SHMI_ENV(OFI_ATOMICS, CHOICE, "auto", "transport",
          "auto|cpu|nic: who applies the atomics that arrive through libfabric, as the ofi transport declares it (auto: the target's CPU for the software providers it knows, the NIC for any other, so every atomic then goes through libfabric); for tests, and for a provider Weft does not know")
 SHMI_ENV(OFI_SIGNAL_MSG, BOOL, "1", "transport",
-         "Collectives over a software provider send each small put-with-signal (a reduction's data, a counted arrival) as one message that the target applies, and a barrier's arrival as one write that nothing acknowledges, instead of a delivered write and atomic (two messages each, and a round trip before the signal); 0 uses the writes and atomics")
+         "Collectives over a software provider send each small put-with-signal (a reduction's data, a counted arrival) as one message that the target applies, a barrier's arrival as one write that nothing acknowledges, and (over tcp) a round of a reduction of up to 1 KiB as one such write of its data and a tag, instead of a delivered write and atomic (two messages each, and a round trip before the signal); 0 uses the writes and atomics")
 SHMI_ENV(OFI_BOUNCE, SIZE, "4k", "transport",
          "Blocking puts longer than the provider's inject size and up to this many bytes are copied to a registered buffer and return at once (completed by quiet); 0 disables")
 SHMI_ENV(WAIT_SPIN, INT, "2000", "transport",

@@ -234,6 +234,7 @@ const shmt_ops_t shmt_device_ops = {
     .put_signal = shmt_dev_put_signal,
     .put_signal_msg = shmt_stub_put_signal_msg,
     .put_word = shmt_stub_put_word,
+    .put_tagged = shmt_stub_put_tagged,
     .fence = shmt_dev_fence,
     .quiet = shmt_dev_quiet,
     .progress = shmt_stub_progress,

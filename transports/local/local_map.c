@@ -136,6 +136,7 @@ const shmt_ops_t shmt_local_ops = {
     .put_signal = shmt_stub_put_signal,
     .put_signal_msg = shmt_stub_put_signal_msg,
     .put_word = shmt_stub_put_word,
+    .put_tagged = shmt_stub_put_tagged,
     .fence = shmt_stub_fence,
     .quiet = shmt_stub_quiet,
     .progress = shmt_stub_progress,

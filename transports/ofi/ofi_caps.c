@@ -84,5 +84,7 @@ unsigned shmt_ofi_caps(void)
         caps |= SHMT_CAP_SIGNAL_MSG;
     if (shmt_ofi.put_word)
         caps |= SHMT_CAP_PUT_WORD;
+    if (shmt_ofi.put_tagged)
+        caps |= SHMT_CAP_PUT_TAGGED;
     return caps;
 }

@@ -8,7 +8,8 @@
  *   ofi_ep.c        endpoints with their counters and completion queue
  *   ofi_progress.c  manual progress, waiting for counters, back-off
  *   ofi_rma.c       put and get (chunking, inject, local descriptors), and
- *                   put_word, the collectives' unacknowledged words
+ *                   put_word and put_tagged, the collectives'
+ *                   unacknowledged writes
  *   ofi_amo.c       atomics (datatype/op mapping, emulation)
  *   ofi_signal.c    put-with-signal, fence, quiet
  *   ofi_msg.c       put-with-signal by message, for the collectives
@@ -22,9 +23,9 @@
  * until each counter (successes + errors) reaches what was issued. The CQ
  * carries errors, and on the target endpoint the arrival of the
  * collectives' signal messages (ofi_msg.c, the one kind of operation that
- * is neither counted nor covered by quiet). put_word (ofi_rma.c) is the
- * other exception: injected with FI_INJECT_COMPLETE, counted, and so
- * complete at quiet once sent, not delivered. Remote counters are never
+ * is neither counted nor covered by quiet). put_word and put_tagged
+ * (ofi_rma.c) are the other exception: injected with FI_INJECT_COMPLETE,
+ * counted, and so complete at quiet once sent, not delivered. Remote counters are never
  * used (ofi_rxm has none).
  * Blocking puts up to inject_size are injected; up to SHMEM_OFI_BOUNCE bytes
  * they are copied into the endpoint's registered bounce space; both return
@@ -148,6 +149,10 @@ typedef struct shmt_ofi {
     int put_word;          /* put_word injects unacknowledged writes
                               (ofi_rma.c): SHMEM_OFI_SIGNAL_MSG=1 and a
                               provider that sends them when posted */
+    int put_tagged;        /* put_tagged injects unacknowledged writes
+                              (ofi_rma.c): put_word and signal_msg, and a
+                              provider that places a write's bytes in
+                              address order (tcp) */
 
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -312,6 +317,8 @@ int shmt_ofi_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                  void *dst, size_t len, int nbi);
 int shmt_ofi_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                       uint64_t value);
+int shmt_ofi_put_tagged(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                        const void *src, size_t len);
 
 /* ---- ofi_amo.c ---- */
 /* Queries which atomics the provider has (on the target endpoint). */

@@ -21,6 +21,7 @@ const shmt_ops_t shmt_ofi_ops = {
     .put_signal = shmt_ofi_put_signal,
     .put_signal_msg = shmt_ofi_put_signal_msg,
     .put_word = shmt_ofi_put_word,
+    .put_tagged = shmt_ofi_put_tagged,
     .fence = shmt_ofi_fence,
     .quiet = shmt_ofi_quiet,
     .progress = shmt_ofi_progress,

@@ -314,6 +314,14 @@ static void shmt_ofi_take(struct fi_info *chosen)
                           (info->caps & FI_MSG) != 0 &&
                           (shmt_ofi_caps_of(info) & SHMT_CAP_ATOMICS_CPU) &&
                           strcmp(shmt_ofi.prov, "shm") != 0;
+    /* tcp (alone or under ofi_rxm) receives a write from its byte stream
+     * straight into the target's memory, in order, in the progress pass
+     * of the target process (ofi_rma.c, put_tagged); shm has the
+     * initiator's process copy, sockets a thread of its own, others
+     * promise no order of placement. */
+    shmt_ofi.put_tagged = shmt_ofi.put_word && shmt_ofi.signal_msg &&
+                          (strcmp(shmt_ofi.prov, "tcp") == 0 ||
+                           strncmp(shmt_ofi.prov, "tcp;", 4) == 0);
 }
 
 static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)

@@ -20,6 +20,19 @@
  * counter like any write, so quiet's arithmetic holds; quiet then waits
  * for its local completion only, which is all the contract promises.
  *
+ * put_tagged (SHMT_CAP_PUT_TAGGED, the reductions' tagged rounds) is the
+ * same kind of write for a buffer that ends in its tag, declared only for
+ * tcp (ofi_provider.c): its target copies a write's bytes from the byte
+ * stream in address order, in the progress of the target process, under
+ * the provider's progress lock. So a reader that sees the tag sees what
+ * precedes it, once it has taken that lock after the copy (the contract's
+ * one progress pass when other threads may progress). A buffer longer
+ * than the inject size is copied into the bounce space and written from
+ * there, again asking for no more than its local completion (the space
+ * is free again once the write counter has counted it); where the space
+ * is full or off (SHMEM_OFI_BOUNCE), it goes as a signal message
+ * (ofi_msg.c: the target applies the data, then sets the tag).
+ *
  * With FI_MR_LOCAL, a local buffer outside the registered segments is
  * registered for the duration of the operation, which is then waited for
  * even when non-blocking (the registration must outlive it).
@@ -238,6 +251,48 @@ int shmt_ofi_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     if (!__atomic_exchange_n(&put_word_seen, 1, __ATOMIC_RELAXED))
         SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
                  "first word written unacknowledged (provider %s)",
+                 shmt_ofi.prov);
+    ret = shmt_ofi_post(ep, pe, "fi_writemsg", shmt_ofi_post_write, &r);
+    ep->w_issued += ret == 0;
+    return ret;
+}
+
+static int put_tagged_seen; /* put_tagged wrote unacknowledged (logged once) */
+
+int shmt_ofi_put_tagged(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                        const void *src, size_t len)
+{
+    size_t head = len - sizeof(uint64_t);
+    shmt_ofi_rma_t r = {
+        .buf = (void *)(uintptr_t)src, /* injected: copied on return */
+        .len = len,
+        .desc = NULL,
+        .pe = pe,
+        .raddr = shmt_ofi_raddr(pe, seg, off),
+        .key = shmt_ofi.rkey[seg][pe],
+        .flags = FI_INJECT | FI_INJECT_COMPLETE,
+    };
+    uint64_t tag;
+    char *copy = NULL;
+    int ret;
+
+    /* Without the capability the core does not call here. */
+    if (shmt_ofi.put_tagged && len > shmt_ofi.inject_size &&
+        (copy = shmt_ofi_bounce(ep, len)) != NULL) {
+        memcpy(copy, src, len);
+        r.buf = copy;
+        r.desc = ep->bounce_mr.desc;
+        r.flags = FI_INJECT_COMPLETE;
+    }
+    if (!shmt_ofi.put_tagged || (len > shmt_ofi.inject_size && !copy)) {
+        memcpy(&tag, (const char *)src + head, sizeof(tag));
+        return shmt_ofi_put_signal_msg(ep, pe, seg, off, src, head, seg,
+                                       off + head, tag, SHMI_AMO_SET);
+    }
+    /* Once, for tests and SHMEM_DEBUG=1: the path is in use. */
+    if (!__atomic_exchange_n(&put_tagged_seen, 1, __ATOMIC_RELAXED))
+        SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
+                 "first tagged buffer written unacknowledged (provider %s)",
                  shmt_ofi.prov);
     ret = shmt_ofi_post(ep, pe, "fi_writemsg", shmt_ofi_post_write, &r);
     ep->w_issued += ret == 0;

@@ -26,8 +26,11 @@
  *                  (every PE gets from the root) for large messages; two-
  *                  level tree (leaders, then node members) across nodes
  *   reduce         recursive doubling in 2 KiB chunks (with fold-in/out for
- *                  sizes that are not powers of two); two-level (tree in
- *                  each node, doubling among leaders) across nodes; for
+ *                  sizes that are not powers of two; a chunk of up to
+ *                  1 KiB in tagged rounds, its data and the reduction's
+ *                  number in one write, shmi_coll_tagged_t); two-level
+ *                  (tree in each node, doubling among leaders) across
+ *                  nodes; for
  *                  large arrays a sliced reduce-scatter + allgather on the
  *                  user's arrays (non-blocking gets from every peer, one
  *                  wait, non-blocking puts; through a symmetric copy when
@@ -57,6 +60,9 @@
 #define SHMI_COLL_FOLD_OUT (SHMI_COLL_ROUNDS - 1)
 /* Bytes of scratch per round and parity; reductions go in chunks of this. */
 #define SHMI_COLL_CHUNK 2048
+/* Bytes of data a tagged reduction round carries (reduce.c); chunks up to
+ * this size go that way. */
+#define SHMI_COLL_TAGGED 1024
 
 /* Which flag family a collective signals on. */
 enum shmi_coll_kind {
@@ -66,6 +72,18 @@ enum shmi_coll_kind {
     SHMI_SIG_SCAN,   /* scan rounds: data is in buf */
     SHMI_SIG_KINDS
 };
+
+/*
+ * The buffer of one tagged reduction round: the data end right before the
+ * tag, the number of the reduction that sent them (reduce.c), so that one
+ * write carries both and the reader waits for the tag alone. The data
+ * start SHMI_COLL_TAGGED - padded bytes into data[], padded being their
+ * size rounded up to their elements' alignment (shmi_coll_tagged_span).
+ */
+typedef struct shmi_coll_tagged {
+    _Alignas(16) unsigned char data[SHMI_COLL_TAGGED];
+    uint64_t tag;
+} shmi_coll_tagged_t;
 
 /* Symmetric state of one team slot (zero when the slot is handed out). */
 _Static_assert(SHMI_SIG_KINDS <= 4, "struct shmem_impl_team op_count");
@@ -83,6 +101,8 @@ typedef struct shmi_coll_slot {
      * double: 16 bytes), whatever the flags before it add up to. */
     _Alignas(64) unsigned char buf[2][SHMI_COLL_ROUNDS]
                                   [SHMI_COLL_CHUNK]; /* [parity][round] */
+    _Alignas(64) shmi_coll_tagged_t
+        tagged[2][SHMI_COLL_ROUNDS]; /* [number % 2][round] (reduce.c) */
 } shmi_coll_slot_t;
 
 /* Algorithms chosen by SHMEM_*_ALGORITHM (read once at start-up); each
@@ -227,6 +247,40 @@ void shmi_coll_word_set(uint64_t *word, uint64_t value, int wpe);
 
 /* Waits until the local *word >= want; only world PE from writes it. */
 void shmi_coll_word_wait(const uint64_t *word, uint64_t want, int from);
+
+/* ---- tagged buffers (the small reductions' rounds, reduce.c) ------------ */
+
+/* The number of the next tagged reduction on slot: 1, 2, ... (private to
+ * this PE; slot_reset restarts it). */
+uint64_t shmi_coll_tag_next(int slot);
+
+/* Bytes of a tagged buffer that nbytes of data with elements of esz bytes
+ * take, tag included: the data padded to their alignment, then the tag. */
+static inline size_t shmi_coll_tagged_span(size_t nbytes, size_t esz)
+{
+    size_t align = esz > sizeof(uint64_t) ? 16 : sizeof(uint64_t);
+
+    return (nbytes + align - 1) / align * align + sizeof(uint64_t);
+}
+
+/* Where the data of a buffer of span bytes (shmi_coll_tagged_span) lie. */
+static inline unsigned char *shmi_coll_tagged_data(shmi_coll_tagged_t *b,
+                                                   size_t span)
+{
+    return (unsigned char *)(&b->tag + 1) - span;
+}
+
+/* Writes nbytes of src and then tag into *b on world PE wpe (span bytes
+ * in all), tag last (shmi_put_tagged_runtime: a copy and a store, or one
+ * unacknowledged write or message, until shmem_finalize's barrier); src
+ * may be reused on return. Only one PE writes b, and a tag lands only
+ * after the reader has taken the tag two numbers before it. */
+void shmi_coll_tagged_send(shmi_coll_tagged_t *b, const void *src,
+                           size_t nbytes, size_t span, uint64_t tag, int wpe);
+
+/* Waits until the local b->tag >= tag and returns the data it ends. */
+const void *shmi_coll_tagged_wait(shmi_coll_tagged_t *b, size_t span,
+                                  uint64_t tag);
 
 /* Put nbytes from src to dest on world PE wpe and add 1 to *flag there once
  * the data is visible. src may be reused on return. */

@@ -32,6 +32,8 @@ static shmi_coll_slot_t *shmi_coll_slots;
 static uint64_t shmi_coll_taken[SHMI_TEAM_SLOTS][SHMI_COLL_NFLAGS];
 /* Dissemination barriers begun on each slot (shmi_coll_bar_next). */
 static uint64_t shmi_coll_bar_seq[SHMI_TEAM_SLOTS];
+/* Tagged reductions begun on each slot (shmi_coll_tag_next). */
+static uint64_t shmi_coll_tag_seq[SHMI_TEAM_SLOTS];
 
 shmi_coll_algo_t shmi_coll_algo;
 
@@ -124,6 +126,7 @@ void shmi_coll_slot_reset(int slot)
     memset(&shmi_coll_slots[slot], 0, sizeof(shmi_coll_slots[slot]));
     memset(shmi_coll_taken[slot], 0, sizeof(shmi_coll_taken[slot]));
     shmi_coll_bar_seq[slot] = 0;
+    shmi_coll_tag_seq[slot] = 0;
     shmi_watch_slot_reset(slot);
     shmi_coll_ctx_sync_reset(slot);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -249,6 +252,45 @@ void shmi_coll_word_set(uint64_t *word, uint64_t value, int wpe)
 void shmi_coll_word_wait(const uint64_t *word, uint64_t want, int from)
 {
     shmi_coll_wait(word, want, from);
+}
+
+uint64_t shmi_coll_tag_next(int slot)
+{
+    return ++shmi_coll_tag_seq[slot];
+}
+
+void shmi_coll_tagged_send(shmi_coll_tagged_t *b, const void *src,
+                           size_t nbytes, size_t span, uint64_t tag, int wpe)
+{
+    unsigned char msg[sizeof(shmi_coll_tagged_t)] __attribute__((aligned(16)));
+    size_t head = span - sizeof(tag);
+
+    memcpy(msg, src, nbytes);
+    memset(msg + nbytes, 0, head - nbytes);
+    memcpy(msg + head, &tag, sizeof(tag));
+    shmi_put_tagged_runtime(shmi_coll_routine(), shmi_coll_context,
+                            shmi_coll_tagged_data(b, span), msg, span, wpe,
+                            shmi_coll_by_msg);
+}
+
+/*
+ * The tag is the last thing to land, whatever the path: a release store
+ * after the copy, a signal set after the data, or one write whose bytes
+ * the provider places in address order (SHMT_CAP_PUT_TAGGED). Even a tag
+ * that lands in pieces is safe to wait on: its bytes land low to high,
+ * and a mix of the new number's low bytes with the high bytes of the
+ * number two before it is never more than the new number, and equal to
+ * it only when the rest already matches. Where another thread may have
+ * made that write's copy, one more progress pass orders its data before
+ * this PE's reads (the contract of put_tagged, transports/transport.h).
+ */
+const void *shmi_coll_tagged_wait(shmi_coll_tagged_t *b, size_t span,
+                                  uint64_t tag)
+{
+    shmi_coll_wait(&b->tag, tag, -1);
+    if (shmi_progress_shared())
+        shmi_progress_pass();
+    return shmi_coll_tagged_data(b, span);
 }
 
 void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,

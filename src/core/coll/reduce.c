@@ -1,7 +1,9 @@
 /*
  * Reductions (all-reduce: every member gets the result) and prefix scans.
  *
- * Reduction: recursive doubling in chunks of SHMI_COLL_CHUNK bytes. In round
+ * Reduction: recursive doubling in chunks of SHMI_COLL_CHUNK bytes (a chunk
+ * of at most SHMI_COLL_TAGGED bytes travels in tagged rounds, see
+ * shmi_reduce_chunk). In round
  * k each PE sends its partial result to the PE whose number differs in bit k
  * and combines what it receives; after log2(p) rounds all p PEs hold the
  * same value, bit for bit, because each combination a op b is computed on
@@ -36,20 +38,31 @@ typedef struct shmi_reduce_step {
     int par;       /* buffer parity of this chunk */
     int kind;      /* SHMI_SIG_REDUCE or SHMI_SIG_SCAN */
     size_t nbytes; /* bytes in this chunk */
+    uint64_t tag;  /* tagged rounds: the chunk's number; 0: counting flags */
+    size_t span;   /* tagged rounds: bytes of each buffer written */
 } shmi_reduce_step_t;
 
 /* Sends nbytes of buf into round r's buffer on team PE to. */
 static void shmi_step_send(const shmi_reduce_step_t *st, int r, const void *buf,
                            int to)
 {
+    int wpe = shmi_team_world_pe(st->t, to);
+
+    if (st->tag) {
+        shmi_coll_tagged_send(&st->s->tagged[st->tag % 2][r], buf, st->nbytes,
+                              st->span, st->tag, wpe);
+        return;
+    }
     shmi_coll_put_signal(st->s->buf[st->par][r], buf, st->nbytes,
-                         &st->s->sig[st->par][st->kind][r],
-                         shmi_team_world_pe(st->t, to));
+                         &st->s->sig[st->par][st->kind][r], wpe);
 }
 
 /* Waits for round r's data; returns where it is. */
 static const void *shmi_step_recv(const shmi_reduce_step_t *st, int r)
 {
+    if (st->tag)
+        return shmi_coll_tagged_wait(&st->s->tagged[st->tag % 2][r],
+                                     st->span, st->tag);
     shmi_coll_flag_take(&st->s->sig[st->par][st->kind][r], 1);
     return st->s->buf[st->par][r];
 }
@@ -140,14 +153,29 @@ static int shmi_reduce_use_twolevel(const struct shmem_impl_team *t)
            o->n_leaders < t->n_pes;
 }
 
+/* A chunk of at most SHMI_COLL_TAGGED bytes goes in tagged rounds: its
+ * data and the reduction's number in one write, one wait for the number
+ * (coll.h, shmi_coll_tagged_t), where counting flags take the data and a
+ * signal that the target must be told of. The number follows the same
+ * argument as the barrier's (barrier.c): every member numbers the tagged
+ * reductions of a slot alike (their sizes agree), a reduction depends on
+ * every member, so the write of number j into buffer [j % 2] lands only
+ * after the reader has taken j - 2 there. Active sets keep the counting
+ * flags: their temporary teams share a slot whatever their members. */
 static void shmi_reduce_chunk(struct shmem_impl_team *t, unsigned char *acc,
                               size_t cnt, shmi_dtype_t dt, shmi_op_t op)
 {
     shmi_reduce_step_t st = {t, shmi_coll_slot(t->slot), 0, SHMI_SIG_REDUCE,
-                             cnt * shmi_dtype_size(dt)};
+                             cnt * shmi_dtype_size(dt), 0, 0};
     shmi_reduce_arg_t a = {acc, cnt, dt, op};
 
-    st.par = shmi_coll_begin(t, SHMI_SIG_REDUCE);
+    if (st.nbytes <= SHMI_COLL_TAGGED &&
+        t->slot != SHMI_TEAM_SLOT_ACTIVE_SET) {
+        st.tag = shmi_coll_tag_next(t->slot);
+        st.span = shmi_coll_tagged_span(st.nbytes, shmi_dtype_size(dt));
+    } else {
+        st.par = shmi_coll_begin(t, SHMI_SIG_REDUCE);
+    }
     if (shmi_reduce_use_twolevel(t))
         shmi_reduce_twolevel(&st, &t->topo, &a);
     else
@@ -239,7 +267,7 @@ static void shmi_scan_chunk(struct shmem_impl_team *t, unsigned char *incl,
                             shmi_op_t op)
 {
     shmi_reduce_step_t st = {t, shmi_coll_slot(t->slot), 0, SHMI_SIG_SCAN,
-                             cnt * shmi_dtype_size(dt)};
+                             cnt * shmi_dtype_size(dt), 0, 0};
     int n = t->n_pes, me = t->my_pe;
     int have_excl = 0;
 

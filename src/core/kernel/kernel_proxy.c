@@ -21,6 +21,7 @@
 #include "api/gen/core_decl.h"
 #include "core/core_api.h"
 #include "core/ctx.h"
+#include "core/dataplane.h"
 #include "core/kernel/kernel.h"
 #include "core/kernel/routine_names.h"
 #include "core/state.h"
@@ -174,6 +175,7 @@ int shmi_kernel_proxy_start(const shmi_kernel_ring_t *ring)
     px.ctx = shmi_ctx_runtime_new(SHMEM_CTX_PRIVATE);
     if (!px.ctx)
         return SHMI_ENOMEM;
+    shmi_progress_share();
     if (pthread_create(&px.thread, NULL, proxy_main, NULL) != 0) {
         shmi_ctx_runtime_free(px.ctx);
         px.ctx = NULL;

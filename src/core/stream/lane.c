@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/ctx.h"
+#include "core/dataplane.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/segment.h"
@@ -140,6 +141,7 @@ static shmi_stream_lane_t *lane_new(const char *routine, void *stream)
                    shmi_my_pe_fast());
     if ((ret = g->stream_create(&l->exec.work_stream)) != 0)
         shmi_device_fail(routine, shmi_my_pe_fast(), ret);
+    shmi_progress_share();
     if (pthread_create(&l->thread, NULL, lane_main, l) != 0)
         SHMI_FATAL("%s: PE %d cannot start a thread for a stream", routine,
                    shmi_my_pe_fast());
