@@ -227,74 +227,69 @@ int shmt_ofi_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     return ret;
 }
 
-static int put_word_seen; /* put_word was used (logged once) */
-
-int shmt_ofi_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                      uint64_t value)
+/* Posts one write of len bytes from buf that asks for inject completion
+ * only (put_word, put_tagged), counted like any write; the first one is
+ * logged, for tests and SHMEM_DEBUG=1, as `what`. */
+static int shmt_ofi_write_unacked(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                                  size_t off, void *buf, size_t len,
+                                  void *desc, int *seen, const char *what)
 {
     shmt_ofi_rma_t r = {
-        .buf = &value, /* injected: copied before the call returns */
-        .len = sizeof(value),
-        .desc = NULL,
+        .buf = buf,
+        .len = len,
+        .desc = desc,
         .pe = pe,
         .raddr = shmt_ofi_raddr(pe, seg, off),
         .key = shmt_ofi.rkey[seg][pe],
-        .flags = FI_INJECT | FI_INJECT_COMPLETE,
+        /* injected when short: copied before the call returns */
+        .flags = FI_INJECT_COMPLETE |
+                 (len <= shmt_ofi.inject_size ? FI_INJECT : 0),
     };
     int ret;
 
-    /* Without the capability the core does not call here; a delivered
-     * put is the same write with more promised. */
-    if (!shmt_ofi.put_word)
-        return shmt_ofi_put(ep, pe, seg, off, &value, sizeof(value), 0);
-    /* Once, for tests and SHMEM_DEBUG=1: the path is in use. */
-    if (!__atomic_exchange_n(&put_word_seen, 1, __ATOMIC_RELAXED))
+    if (!__atomic_exchange_n(seen, 1, __ATOMIC_RELAXED))
         SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
-                 "first word written unacknowledged (provider %s)",
+                 "first %s written unacknowledged (provider %s)", what,
                  shmt_ofi.prov);
     ret = shmt_ofi_post(ep, pe, "fi_writemsg", shmt_ofi_post_write, &r);
     ep->w_issued += ret == 0;
     return ret;
 }
 
-static int put_tagged_seen; /* put_tagged wrote unacknowledged (logged once) */
+static int put_word_seen;   /* put_word was used (logged once) */
+static int put_tagged_seen; /* put_tagged wrote unacknowledged (once) */
+
+int shmt_ofi_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                      uint64_t value)
+{
+    /* Without the capability the core does not call here; a delivered
+     * put is the same write with more promised. */
+    if (!shmt_ofi.put_word)
+        return shmt_ofi_put(ep, pe, seg, off, &value, sizeof(value), 0);
+    return shmt_ofi_write_unacked(ep, pe, seg, off, &value, sizeof(value),
+                                  NULL, &put_word_seen, "word");
+}
 
 int shmt_ofi_put_tagged(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                         const void *src, size_t len)
 {
     size_t head = len - sizeof(uint64_t);
-    shmt_ofi_rma_t r = {
-        .buf = (void *)(uintptr_t)src, /* injected: copied on return */
-        .len = len,
-        .desc = NULL,
-        .pe = pe,
-        .raddr = shmt_ofi_raddr(pe, seg, off),
-        .key = shmt_ofi.rkey[seg][pe],
-        .flags = FI_INJECT | FI_INJECT_COMPLETE,
-    };
     uint64_t tag;
-    char *copy = NULL;
-    int ret;
+    char *copy;
 
     /* Without the capability the core does not call here. */
-    if (shmt_ofi.put_tagged && len > shmt_ofi.inject_size &&
-        (copy = shmt_ofi_bounce(ep, len)) != NULL) {
+    if (shmt_ofi.put_tagged && len <= shmt_ofi.inject_size)
+        return shmt_ofi_write_unacked(ep, pe, seg, off, (void *)(uintptr_t)src,
+                                      len, NULL, &put_tagged_seen,
+                                      "tagged buffer");
+    copy = shmt_ofi.put_tagged ? shmt_ofi_bounce(ep, len) : NULL;
+    if (copy != NULL) {
         memcpy(copy, src, len);
-        r.buf = copy;
-        r.desc = ep->bounce_mr.desc;
-        r.flags = FI_INJECT_COMPLETE;
+        return shmt_ofi_write_unacked(ep, pe, seg, off, copy, len,
+                                      ep->bounce_mr.desc, &put_tagged_seen,
+                                      "tagged buffer");
     }
-    if (!shmt_ofi.put_tagged || (len > shmt_ofi.inject_size && !copy)) {
-        memcpy(&tag, (const char *)src + head, sizeof(tag));
-        return shmt_ofi_put_signal_msg(ep, pe, seg, off, src, head, seg,
-                                       off + head, tag, SHMI_AMO_SET);
-    }
-    /* Once, for tests and SHMEM_DEBUG=1: the path is in use. */
-    if (!__atomic_exchange_n(&put_tagged_seen, 1, __ATOMIC_RELAXED))
-        SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
-                 "first tagged buffer written unacknowledged (provider %s)",
-                 shmt_ofi.prov);
-    ret = shmt_ofi_post(ep, pe, "fi_writemsg", shmt_ofi_post_write, &r);
-    ep->w_issued += ret == 0;
-    return ret;
+    memcpy(&tag, (const char *)src + head, sizeof(tag));
+    return shmt_ofi_put_signal_msg(ep, pe, seg, off, src, head, seg,
+                                   off + head, tag, SHMI_AMO_SET);
 }
