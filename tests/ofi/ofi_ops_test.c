@@ -373,6 +373,31 @@ static void test_amo_nbi(void)
     printf("[pe %d] amo nbi: ok\n", t_me);
 }
 
+/* Non-fetching atomics to the right neighbour, completed by quiet alone:
+ * on an endpoint that counts its writes from the CQ (the target endpoint
+ * under ofi_rxm) each must report its completion there, or quiet waits
+ * forever. Every PE adds me + 1, N times, to its right neighbour's word. */
+static void test_amo_right(void)
+{
+    enum { N = 200 };
+    uint64_t add = (uint64_t)t_me + 1, got;
+    size_t off = T_OFF_AMO + 16 * 32; /* test_threads has 31 */
+
+    for (int i = 0; i < N; i++)
+        T_OK(t_ops->amo(t_ep, t_right(), SHMI_SEG_HEAP, off, SHMI_AMO_ADD,
+                        SHMI_DT_UINT64, &add, NULL, NULL, 1));
+    T_OK(t_ops->quiet(t_ep, -1));
+    t_barrier();
+    T_OK(t_ops->amo(t_ep, t_me, SHMI_SEG_HEAP, off, SHMI_AMO_FETCH,
+                    SHMI_DT_UINT64, NULL, NULL, &got, 0));
+    T_CHECK(got == (uint64_t)N * ((uint64_t)t_left() + 1),
+            "atomics from the left neighbour: %llu, expected %llu",
+            (unsigned long long)got,
+            (unsigned long long)N * ((uint64_t)t_left() + 1));
+    t_barrier();
+    printf("[pe %d] amo to the right: ok\n", t_me);
+}
+
 /* The signal must never be seen before the data. */
 static void test_put_signal(void)
 {
@@ -553,6 +578,7 @@ int main(int argc, char **argv)
     test_get();
     test_amo();
     test_amo_nbi();
+    test_amo_right();
     test_put_signal();
     test_fence_ctx();
     test_threads();

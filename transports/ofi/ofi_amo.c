@@ -246,6 +246,7 @@ static ssize_t shmt_ofi_post_amo(shmt_ep_t *ep, void *arg)
         .rma_iov_count = 1,
         .datatype = r->dt,
         .op = r->op,
+        .context = &shmt_ofi_write_ctx,
     };
 
     if (r->kind == SHMT_OFI_WRITE)
@@ -318,8 +319,10 @@ static int shmt_ofi_amo_post(shmt_ep_t *ep, shmt_ofi_amo_req_t *r,
     if (r->kind == SHMT_OFI_WRITE) {
         /* Complete at quiet: the operand was injected or sits in a slot. */
         blocking = 0;
-        r->flags = FI_DELIVERY_COMPLETE;
-        if (size <= shmt_ofi.inject_size)
+        r->flags = FI_DELIVERY_COMPLETE | shmt_ofi_count_flags(ep);
+        /* ofi_rxm reports no completion of an injected atomic, so one
+         * that is counted on the CQ keeps its operand in the slot. */
+        if (size <= shmt_ofi.inject_size && !ep->writes_on_cq)
             r->flags |= FI_INJECT;
         ret = shmt_ofi_post(ep, r->pe, "fi_atomicmsg", shmt_ofi_post_amo, r);
         ep->w_issued += ret == 0;

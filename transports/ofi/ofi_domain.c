@@ -259,7 +259,7 @@ int shmt_ofi_init(const shmt_job_t *job)
         if (ret)
             goto fail;
     }
-    ret = shmt_ofi_ep_open(&shmt_ofi.target);
+    ret = shmt_ofi_ep_open(&shmt_ofi.target, shmt_ofi.target_writes_on_cq);
     if (ret)
         goto fail;
     ret = shmt_ofi_msg_init();

@@ -5,7 +5,10 @@
  * Endpoint 0 (the target endpoint) is the one whose name peers insert into
  * their address vectors: every remote operation lands there, so progress()
  * always drives it. It is also handed to the first context created (the
- * default context); every other context gets a fresh endpoint. With
+ * default context); every other context gets a fresh endpoint. Under
+ * ofi_rxm it has no write counter (writes_on_cq, ofi_internal.h), so that
+ * the collectives' unacknowledged words, which leave from it, are
+ * injected straight into the connection that peers' words arrive on. With
  * FI_MR_ENDPOINT each endpoint holds its own registrations of the segments;
  * peers use the target endpoint's keys.
  */
@@ -54,7 +57,7 @@ static int shmt_ofi_ep_bind_enable(shmt_ep_t *e)
     if (ret == 0)
         ret = fi_ep_bind(e->ep, &e->cq->fid,
                          FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
-    if (ret == 0)
+    if (ret == 0 && !e->writes_on_cq)
         ret = fi_ep_bind(e->ep, &e->wcntr->fid, FI_WRITE);
     if (ret == 0)
         ret = fi_ep_bind(e->ep, &e->rcntr->fid, FI_READ);
@@ -73,13 +76,14 @@ static int shmt_ofi_ep_bind_enable(shmt_ep_t *e)
     return 0;
 }
 
-int shmt_ofi_ep_open(shmt_ep_t **out)
+int shmt_ofi_ep_open(shmt_ep_t **out, int writes_on_cq)
 {
     shmt_ep_t *e = calloc(1, sizeof(*e));
     int ret;
 
     if (!e)
         return SHMI_ENOMEM;
+    e->writes_on_cq = writes_on_cq;
     /* Contexts may be created by several threads at once. */
     pthread_mutex_lock(&shmt_ofi.eps_lock);
     e->id = shmt_ofi.next_ep_id++;
@@ -145,7 +149,7 @@ int shmt_ofi_ep_create(long options, void *owner, shmt_ep_t **ep)
         *ep = shmt_ofi.target;
         return 0;
     }
-    ret = shmt_ofi_ep_open(&e);
+    ret = shmt_ofi_ep_open(&e, 0);
     if (ret)
         return ret;
     e->in_use = 1;

@@ -25,8 +25,14 @@
  * collectives' signal messages (ofi_msg.c, the one kind of operation that
  * is neither counted nor covered by quiet). put_word and put_tagged
  * (ofi_rma.c) are the other exception: injected with FI_INJECT_COMPLETE,
- * counted, and so complete at quiet once sent, not delivered. Remote counters are never
- * used (ofi_rxm has none).
+ * counted, and so complete at quiet once sent, not delivered; or, under
+ * ofi_rxm, injected from the target endpoint and not counted at all.
+ * There the target endpoint has no write counter: ofi_rxm injects a
+ * write straight into its connection only from an endpoint without one.
+ * Its writes and non-fetching atomics carry FI_COMPLETION instead and
+ * are counted from its CQ (writes_on_cq, ofi_progress.c), which every
+ * progress call reads anyway. Remote counters are never used (ofi_rxm
+ * has none).
  * Blocking puts up to inject_size are injected; up to SHMEM_OFI_BOUNCE bytes
  * they are copied into the endpoint's registered bounce space; both return
  * at once and complete at quiet. Providers that apply writes and atomics to
@@ -113,10 +119,16 @@ struct shmt_ep {
     uint64_t r_issued;      /* operations issued that count on rcntr */
     uint64_t w_waited;      /* w_issued when a wait last found all done */
     uint64_t r_waited;      /* r_issued likewise */
+    uint64_t w_done;        /* writes completed, counted from cq entries
+                               (writes_on_cq) */
     uint64_t cq_errs;       /* error entries read from cq */
     uint64_t errs_reported; /* failures already turned into SHMI_EIO */
     int id;                 /* 0: the target endpoint whose name peers hold */
     int in_use;             /* handed out by ep_create */
+    int writes_on_cq;       /* no write counter: writes and non-fetching
+                               atomics carry FI_COMPLETION, counted in
+                               w_done (the target endpoint, when
+                               shmt_ofi.target_writes_on_cq) */
     /* Per-endpoint registrations (FI_MR_ENDPOINT); else copies of the
      * domain-wide ones. */
     shmt_ofi_mr_t mr[SHMI_SEG_COUNT];
@@ -153,6 +165,10 @@ typedef struct shmt_ofi {
                               (ofi_rma.c): put_word and signal_msg, and a
                               provider that places a write's bytes in
                               address order (tcp) */
+    int target_writes_on_cq; /* the target endpoint counts its writes on
+                                its CQ, and put_word and put_tagged inject
+                                from it uncounted: put_word under ofi_rxm
+                                (ofi_provider.c) */
 
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -250,8 +266,20 @@ int shmt_ofi_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
                             shmi_seg_id_t sig_seg, size_t sig_off,
                             uint64_t signal, shmi_amo_op_t sig_op);
 
+/* The context of every write and non-fetching atomic: what marks, on a
+ * writes_on_cq endpoint's CQ, the completion of one counted write. */
+extern char shmt_ofi_write_ctx;
+
+/* The flags that make a counted write or non-fetching atomic on ep
+ * report its completion where ep counts it. */
+static inline uint64_t shmt_ofi_count_flags(const shmt_ep_t *ep)
+{
+    return ep->writes_on_cq ? FI_COMPLETION : 0;
+}
+
 /* ---- ofi_ep.c ---- */
-int shmt_ofi_ep_open(shmt_ep_t **out);
+/* writes_on_cq: count writes from the CQ, bind no write counter. */
+int shmt_ofi_ep_open(shmt_ep_t **out, int writes_on_cq);
 void shmt_ofi_ep_close(shmt_ep_t *ep);
 int shmt_ofi_ep_create(long options, void *owner, shmt_ep_t **ep);
 void shmt_ofi_ep_destroy(shmt_ep_t *ep);

@@ -7,9 +7,10 @@
  * process reads a CQ or counter of the endpoint it arrived on. Peers address
  * only the target endpoint, so progress() always reads its CQ, and now and
  * then those of the other contexts' endpoints (their operations in flight
- * may need the initiator's progress too). With FI_SELECTIVE_COMPLETION and no
- * FI_COMPLETION flag on any operation, a CQ read finds nothing but errors:
- * it costs one provider progress pass.
+ * may need the initiator's progress too). With FI_SELECTIVE_COMPLETION, a
+ * CQ read finds errors, signal messages (ofi_msg.c) and, on an endpoint
+ * that counts its writes there (writes_on_cq), their completions; it costs
+ * one provider progress pass.
  */
 #include "config.h"
 
@@ -49,18 +50,28 @@ void shmt_ofi_backoff(shmt_ofi_backoff_t *b)
     nanosleep(&ts, NULL);
 }
 
-/* Reads ep's CQ: drives the provider's progress, applies the signal
- * messages that arrived (the target endpoint's receives, ofi_msg.c) and
- * reports errors (the CQ receives nothing else). Returns 1 when an error
- * entry was found. */
+char shmt_ofi_write_ctx;
+
+/* Reads ep's CQ: drives the provider's progress, counts the writes that
+ * completed (writes_on_cq), applies the signal messages that arrived (the
+ * target endpoint's receives, ofi_msg.c) and reports errors. Returns 1
+ * when an error entry was found. */
 static int shmt_ofi_cq_poll(shmt_ep_t *ep)
 {
-    struct fi_cq_entry entry[4];
+    struct fi_cq_entry entry[16];
     struct fi_cq_err_entry err = {0};
-    ssize_t n = fi_cq_read(ep->cq, entry, 4);
+    ssize_t n = fi_cq_read(ep->cq, entry, 16);
+    uint64_t writes = 0;
 
-    for (ssize_t i = 0; i < n; i++)
-        shmt_ofi_msg_completed(entry[i].op_context);
+    for (ssize_t i = 0; i < n; i++) {
+        if (entry[i].op_context == &shmt_ofi_write_ctx)
+            writes++;
+        else
+            shmt_ofi_msg_completed(entry[i].op_context);
+    }
+    /* progress() may read another thread's endpoint */
+    if (writes)
+        __atomic_fetch_add(&ep->w_done, writes, __ATOMIC_RELEASE);
     if (n != -FI_EAVAIL)
         return 0;
     if (fi_cq_readerr(ep->cq, &err, 0) > 0) {
@@ -134,6 +145,18 @@ static uint64_t shmt_ofi_errs_known(shmt_ep_t *ep)
     return e > c ? e : c;
 }
 
+/* Completions of cntr's operations (successes): the counter's, or for the
+ * writes of a writes_on_cq endpoint those its CQ reported, read after one
+ * more read of it. Either way one provider progress pass. */
+static uint64_t shmt_ofi_completed(shmt_ep_t *ep, struct fid_cntr *cntr)
+{
+    if (cntr == ep->wcntr && ep->writes_on_cq) {
+        (void)shmt_ofi_cq_poll(ep);
+        return __atomic_load_n(&ep->w_done, __ATOMIC_ACQUIRE);
+    }
+    return fi_cntr_read(cntr);
+}
+
 /* Failed operations that count towards cntr's completions: its own error
  * count, plus CQ errors that no counter shows yet (so that a wait cannot
  * hang on them). Each error count read is a progress pass of the provider. */
@@ -153,9 +176,10 @@ static uint64_t shmt_ofi_failed_on(shmt_ep_t *ep, struct fid_cntr *cntr)
  * Every libfabric read of a counter or CQ is a progress pass of the
  * provider, which for the software providers is a system call or more (a
  * poll of the endpoint's sockets or queues): one pass per check keeps the
- * check as short as the fabric's own loop. So a check reads the counter
- * (and, for an endpoint other than the target one, the target endpoint's
- * CQ, where peers' operations on this PE arrive); the error counts, ep's
+ * check as short as the fabric's own loop. So a check reads the counter,
+ * or the CQ where ep counts its writes there (shmt_ofi_completed) (and,
+ * for an endpoint other than the target one, the target endpoint's CQ,
+ * where peers' operations on this PE arrive); the error counts, ep's
  * own CQ and the other endpoints' CQs (their operations may need this
  * process's progress) are read every SHMT_OFI_ERR_POLLS checks. A counter
  * that reaches *issued by its successes alone has no failure to report.
@@ -171,7 +195,7 @@ static int shmt_ofi_wait_cntr(shmt_ep_t *ep, struct fid_cntr *cntr,
 
     if (ep->errs_reported) /* earlier failures count as completions */
         failed = shmt_ofi_failed_on(ep, cntr);
-    while ((done = fi_cntr_read(cntr) + failed) < *issued) {
+    while ((done = shmt_ofi_completed(ep, cntr) + failed) < *issued) {
         /* Peers' operations on this PE land on the target endpoint: a
          * peer may be waiting for them while this PE waits here. */
         if (ep != shmt_ofi.target && shmt_ofi.target)

@@ -322,6 +322,15 @@ static void shmt_ofi_take(struct fi_info *chosen)
     shmt_ofi.put_tagged = shmt_ofi.put_word && shmt_ofi.signal_msg &&
                           (strcmp(shmt_ofi.prov, "tcp") == 0 ||
                            strncmp(shmt_ofi.prov, "tcp;", 4) == 0);
+    /* ofi_rxm injects a write into its connection only from an endpoint
+     * with no write counter bound; from one with a counter it copies the
+     * write into a buffer of its own and reports its completion, which
+     * over tcp also wakes the progress's signal descriptor (a write and a
+     * read system call a word). So the words leave from the target
+     * endpoint, bound to no write counter (ofi_ep.c): one connection
+     * carries a pair of PEs' words both ways, and nothing answers them. */
+    shmt_ofi.target_writes_on_cq = shmt_ofi.put_word &&
+                                   strstr(shmt_ofi.prov, "ofi_rxm") != NULL;
 }
 
 static int shmt_ofi_getinfo(const char *prov, struct fi_info **list)

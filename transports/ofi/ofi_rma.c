@@ -16,9 +16,14 @@
  * injected write that asks for inject completion only: the target sends
  * nothing back, where a delivered write costs tcp;ofi_rxm an
  * acknowledgement and the initiator its reception (tcp acknowledges a
- * write that asks for transmit completion too). It counts on the write
- * counter like any write, so quiet's arithmetic holds; quiet then waits
- * for its local completion only, which is all the contract promises.
+ * write that asks for transmit completion too). Under ofi_rxm it leaves
+ * from the target endpoint, which has no write counter
+ * (target_writes_on_cq, ofi_provider.c): ofi_rxm then hands it straight
+ * to the connection, with no completion to report or count, and the
+ * words of two PEs share one connection both ways, the one their peers'
+ * words arrive on. Elsewhere it counts on the caller's write counter like
+ * any write, so quiet's arithmetic holds; quiet then waits for its local
+ * completion only, which is all the contract promises.
  *
  * put_tagged (SHMT_CAP_PUT_TAGGED, the reductions' tagged rounds) is the
  * same kind of write for a buffer that ends in its tag, declared only for
@@ -68,6 +73,7 @@ static ssize_t shmt_ofi_post_write(shmt_ep_t *ep, void *arg)
         .addr = shmt_ofi.addr[r->pe],
         .rma_iov = &riov,
         .rma_iov_count = 1,
+        .context = &shmt_ofi_write_ctx,
     };
 
     return fi_writemsg(ep->ep, &msg, r->flags);
@@ -111,7 +117,7 @@ static int shmt_ofi_rma_chunks(shmt_ep_t *ep, int write, int pe,
         int ret;
 
         if (write) {
-            r.flags = FI_DELIVERY_COMPLETE;
+            r.flags = FI_DELIVERY_COMPLETE | shmt_ofi_count_flags(ep);
             if (n <= shmt_ofi.inject_size)
                 r.flags |= FI_INJECT;
             ret = shmt_ofi_post(ep, pe, "fi_writemsg", shmt_ofi_post_write,
@@ -228,12 +234,18 @@ int shmt_ofi_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
 }
 
 /* Posts one write of len bytes from buf that asks for inject completion
- * only (put_word, put_tagged), counted like any write; the first one is
- * logged, for tests and SHMEM_DEBUG=1, as `what`. */
+ * only (put_word, put_tagged). One short enough to inject leaves from the
+ * target endpoint when that has no write counter (target_writes_on_cq):
+ * nothing reports or counts it, so quiet has nothing to wait for, as the
+ * contract allows. Any other is counted on ep like any write. The first
+ * one is logged, for tests and SHMEM_DEBUG=1, as `what`. */
 static int shmt_ofi_write_unacked(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
                                   size_t off, void *buf, size_t len,
                                   void *desc, int *seen, const char *what)
 {
+    int inject = len <= shmt_ofi.inject_size;
+    int uncounted = inject && shmt_ofi.target->writes_on_cq;
+    shmt_ep_t *from = uncounted ? shmt_ofi.target : ep;
     shmt_ofi_rma_t r = {
         .buf = buf,
         .len = len,
@@ -242,17 +254,19 @@ static int shmt_ofi_write_unacked(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
         .raddr = shmt_ofi_raddr(pe, seg, off),
         .key = shmt_ofi.rkey[seg][pe],
         /* injected when short: copied before the call returns */
-        .flags = FI_INJECT_COMPLETE |
-                 (len <= shmt_ofi.inject_size ? FI_INJECT : 0),
+        .flags = FI_INJECT_COMPLETE | (inject ? FI_INJECT : 0) |
+                 (uncounted ? 0 : shmt_ofi_count_flags(ep)),
     };
     int ret;
 
     if (!__atomic_exchange_n(seen, 1, __ATOMIC_RELAXED))
         SHMI_LOG(SHMI_LOG_DEBUG, "ofi",
-                 "first %s written unacknowledged (provider %s)", what,
-                 shmt_ofi.prov);
-    ret = shmt_ofi_post(ep, pe, "fi_writemsg", shmt_ofi_post_write, &r);
-    ep->w_issued += ret == 0;
+                 "first %s written unacknowledged (provider %s%s)", what,
+                 shmt_ofi.prov,
+                 uncounted ? ", injected from the target endpoint" : "");
+    ret = shmt_ofi_post(from, pe, "fi_writemsg", shmt_ofi_post_write, &r);
+    if (!uncounted)
+        ep->w_issued += ret == 0;
     return ret;
 }
 
