@@ -1,6 +1,9 @@
 /*
  * SHMEM latency micro-benchmarks between PE 0 and PE 1 (OSU style):
  *   put_quiet      shmem_putmem + shmem_quiet, time per pair
+ *   exchange_quiet PE 0 and PE 1 each shmem_putmem to the other +
+ *                  shmem_quiet, time per pair (a halo exchange's pattern:
+ *                  each quiet needs the peer's progress while it waits too)
  *   put_signal     ping-pong with shmem_putmem_signal / shmem_signal_wait_until,
  *                  one-way latency (round trip / 2)
  *   get            blocking shmem_getmem
@@ -32,6 +35,31 @@ static void bench_put_quiet(const bench_opts_t *o, char *buf, int me)
             t = bench_now() - t;
             bench_row(o, "put_quiet", "us", size, 1e6 * t / (double)n);
         }
+    }
+}
+
+static void bench_exchange_quiet(const bench_opts_t *o, char *buf, int me)
+{
+    bench_header(o, "exchange_quiet", "us");
+    for (size_t size = o->min_size; size <= o->max_size; size *= 2) {
+        long n = bench_iters_for(o, size);
+        double t;
+
+        for (long i = 0; me <= 1 && i < o->warmup; i++) {
+            shmem_putmem(buf, buf, size, 1 - me);
+            shmem_quiet();
+        }
+        shmem_barrier_all();
+        if (me > 1)
+            continue;
+        t = bench_now();
+        for (long i = 0; i < n; i++) {
+            shmem_putmem(buf, buf, size, 1 - me);
+            shmem_quiet();
+        }
+        t = bench_now() - t;
+        if (me == 0)
+            bench_row(o, "exchange_quiet", "us", size, 1e6 * t / (double)n);
     }
 }
 
@@ -120,6 +148,8 @@ int main(int argc, char **argv)
     memset(buf, 2, o.max_size);
     if (bench_selected(&o, "put_quiet"))
         bench_put_quiet(&o, buf, me);
+    if (bench_selected(&o, "exchange_quiet"))
+        bench_exchange_quiet(&o, buf, me);
     if (bench_selected(&o, "put_signal_pingpong"))
         bench_put_signal(&o, buf, sig, me);
     if (bench_selected(&o, "get"))

@@ -10,8 +10,9 @@
 #   barrier     Weft shmem_barrier_all; Open MPI MPI_Barrier (bench/coll);
 #               raw: both ranks inject an unacknowledged 8-byte write into
 #               the other's flag and wait for the other's (raw_rma_bw
-#               write_exchange), the least a 2-PE barrier costs over the
-#               provider
+#               write_exchange --no-counter: from an endpoint with no
+#               write counter, which ofi_rxm injects from directly), the
+#               least a 2-PE barrier costs over the provider
 #   allreduce   Weft shmem_double_sum_reduce; Open MPI MPI_Allreduce,
 #               8 to 1024 bytes
 # Open MPI runs with the ob1 PML and the tcp BTL on lo (its shared-memory
@@ -79,7 +80,7 @@ for r in $(seq 1 "$repeat"); do
     run raw put_quiet env FI_PROVIDER="$prov" "$B/tools/oshrun" -n 2 --bind core \
         "$B/bench/fabric/raw_rma_bw" --only write_lat $lat
     run raw barrier env FI_PROVIDER="$prov" "$B/tools/oshrun" -n 2 --bind core \
-        "$B/bench/fabric/raw_rma_bw" --only write_exchange --iters "$iters" --warmup 100
+        "$B/bench/fabric/raw_rma_bw" --only write_exchange --no-counter --iters "$iters" --warmup 100
     for c in barrier allreduce; do
         run weft "$c" "${weft[@]}" "$B/bench/coll/shmem_coll" --only "$c" --min 8 --max 1024 --iters "$iters"
         [ -n "$ompi" ] && run openmpi "$c" env OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp \

@@ -7,7 +7,8 @@
 #             one fi_write + counter wait, tcp;ofi_rxm, FI_DELIVERY_COMPLETE;
 #             with --coll, the least a 2-PE barrier costs: both ranks
 #             exchange one injected message (msg_exchange) or one
-#             unacknowledged write (write_exchange) and wait for the other's;
+#             unacknowledged write (write_exchange, from an endpoint with
+#             no write counter: --no-counter) and wait for the other's;
 #             the bandwidth twice: target spinning on fi_cq_read, and target
 #             sleeping 50 us between polls (--sleep), which on an
 #             oversubscribed machine leaves the core to TCP, as a waiting
@@ -128,7 +129,7 @@ for r in $(seq 1 "$repeat"); do
         run openmpi 2 pmix ompi_lat --only sendrecv_pingpong $lat_args
         if [ "$coll" = 1 ]; then
             run raw 2 pmix raw_rma_bw --only msg_exchange --iters 2000 --warmup 100
-            run raw 2 pmix raw_rma_bw --only write_exchange --iters 2000 --warmup 100
+            run raw 2 pmix raw_rma_bw --only write_exchange --no-counter --iters 2000 --warmup 100
             # 3 nodes on fewer cores take milliseconds a call: fewer calls.
             for n in 2 3; do
                 it=$([ "$n" = 2 ] && echo 2000 || echo 200)

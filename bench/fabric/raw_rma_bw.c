@@ -23,7 +23,10 @@
  * end-of-size flag into its buffer. Options: those of bench_util.h, plus
  * --transmit-complete, and --yield or --sleep (rank 1 calls sched_yield,
  * or sleeps 50 us, between polls, as a waiting Weft PE does once its spin
- * budget is spent).
+ * budget is spent), and --no-counter (the exchanges only): bind no write
+ * counter to the endpoint, from which alone ofi_rxm injects a write
+ * straight into its connection, as Weft's words leave its target
+ * endpoint (transports/ofi/ofi_provider.c, target_writes_on_cq).
  */
 #include <inttypes.h>
 #include <sched.h>
@@ -60,6 +63,7 @@ struct raw {
     fi_addr_t peer;
     uint64_t peer_key, peer_base, done, flags;
     int yield;         /* rank 1 between polls: 0 spin, 1 yield, 2 sleep */
+    int no_counter;    /* --no-counter: no write counter bound */
     char *buf;         /* registered: data, then the flag word at `flag`,
                           then MSG_BUFS receive buffers of MSG_LEN */
     size_t flag;
@@ -122,7 +126,8 @@ static void raw_open(struct raw *r, size_t len)
     if ((ret = fi_ep_bind(r->ep, &r->av->fid, 0)) ||
         (ret = fi_ep_bind(r->ep, &r->cq->fid,
                           FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
-        (ret = fi_ep_bind(r->ep, &r->wcntr->fid, FI_WRITE)) ||
+        (!r->no_counter &&
+         (ret = fi_ep_bind(r->ep, &r->wcntr->fid, FI_WRITE))) ||
         (ret = fi_enable(r->ep)))
         die("binding the endpoint", ret);
     r->buf = aligned_alloc(4096, (len + 128 + 4095) / 4096 * 4096);
@@ -416,10 +421,18 @@ int main(int argc, char **argv)
             r.yield = 1;
         else if (strcmp(argv[i], "--sleep") == 0)
             r.yield = 2;
+        else if (strcmp(argv[i], "--no-counter") == 0)
+            r.no_counter = 1;
         else
             argv[++keep] = argv[i];
     }
     o = bench_parse(keep + 1, argv, 4 << 20);
+    if (r.no_counter && (bench_selected(&o, "write_bw") ||
+                         bench_selected(&o, "write_lat"))) {
+        fprintf(stderr, "raw_rma_bw: --no-counter is for the exchanges only "
+                        "(--only write_exchange or msg_exchange)\n");
+        return 2;
+    }
     if ((ret = PMIx_Init(&r.me, NULL, 0)) != PMIX_SUCCESS)
         die_pmix("PMIx_Init (start with srun --mpi=pmix)", ret);
     o.print = r.me.rank == 0;
