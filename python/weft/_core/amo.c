@@ -1,0 +1,6 @@
+/* Placeholder: this area's routines are added in this file. */
+#include "wpy.h"
+
+PyMethodDef wpy_amo_methods[] = {
+    {NULL},
+};
