@@ -179,13 +179,23 @@ static PyObject *block_alloc(PyObject *mod, PyObject *args, PyObject *kw)
     /* Size 0 gives NULL in C; a Python array of no elements still needs a
      * distinct symmetric address, so one byte is allocated. */
     n = nbytes ? (size_t)nbytes : 1;
+    /* A cleared block must be clear on every PE before any PE returns:
+     * shmem_calloc clears before its closing barrier; the other forms are
+     * cleared here and then synchronized, or a peer's first put could land
+     * before this PE's memset. */
     Py_BEGIN_ALLOW_THREADS
     if (align > 1)
         p = shmem_align((size_t)align, n);
     else if (hints)
         p = shmem_malloc_with_hints(n, hints);
+    else if (clear)
+        p = shmem_calloc(1, n);
     else
         p = shmem_malloc(n);
+    if (p && clear && (align > 1 || hints)) {
+        memset(p, 0, n);
+        shmem_sync_all();
+    }
     Py_END_ALLOW_THREADS
     if (!p) {
         PyErr_Format(PyExc_MemoryError,
@@ -194,8 +204,6 @@ static PyObject *block_alloc(PyObject *mod, PyObject *args, PyObject *kw)
                      nbytes);
         return NULL;
     }
-    if (clear)
-        memset(p, 0, n);
     b = PyObject_New(block_t, &block_type);
     if (!b)
         return NULL;

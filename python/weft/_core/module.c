@@ -42,6 +42,18 @@ static const struct {
     {"TEAM_NUM_CONTEXTS", SHMEM_TEAM_NUM_CONTEXTS},
 };
 
+/* The operator names of atomic_op (AMO_*) and reduce (OP_*): strings, as
+ * shmem4py has them. */
+static const struct {
+    const char *name;
+    const char *value;
+} names[] = {
+    {"AMO_INC", "inc"}, {"AMO_ADD", "add"}, {"AMO_AND", "and"},
+    {"AMO_OR", "or"},   {"AMO_XOR", "xor"}, {"OP_AND", "and"},
+    {"OP_OR", "or"},    {"OP_XOR", "xor"},  {"OP_MAX", "max"},
+    {"OP_MIN", "min"},  {"OP_SUM", "sum"},  {"OP_PROD", "prod"},
+};
+
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     .m_name = "weft._core",
@@ -65,6 +77,9 @@ PyMODINIT_FUNC PyInit__core(void)
             goto fail;
     if (PyModule_AddStringConstant(m, "VENDOR_STRING", SHMEM_VENDOR_STRING) < 0)
         goto fail;
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (PyModule_AddStringConstant(m, names[i].name, names[i].value) < 0)
+            goto fail;
     wpy_error = PyErr_NewExceptionWithDoc(
         "weft.Error",
         "A Weft routine reported failure (its return code and name are "
