@@ -114,7 +114,11 @@ SHMEMX_NOTES = {
         " * collective and with the arguments of shmem_malloc, shmem_calloc and",
         " * shmem_align; NULL on every PE where no device heap exists or it is",
         " * exhausted; freed and resized by shmem_free and shmem_realloc.  The",
-        " * hints of shmem_malloc_with_hints never give device memory. */"],
+        " * hints of shmem_malloc_with_hints never give device memory.",
+        " * shmemx_device_info (not collective): 0 with *backend the back end",
+        " * that serves this PE's device heap (\"cuda\", \"hip\", \"mock\") and",
+        " * *device its device ordinal; -1 with NULL and -1 where this PE has",
+        " * no device heap.  Either pointer may be NULL. */"],
     "stream": [
         "/* Stream-ordered communication (docs/gpu.md): a stream is the device",
         " * back end's own (cudaStream_t, hipStream_t, the mock's in-order queue)",

@@ -14,6 +14,7 @@ void *pshmem_malloc_with_hints(size_t size, long hints);
 void *pshmemx_malloc_device(size_t size);
 void *pshmemx_calloc_device(size_t count, size_t size);
 void *pshmemx_align_device(size_t alignment, size_t size);
+int pshmemx_device_info(const char **backend, int *device);
 void *pshmalloc(size_t size);
 void pshfree(void *ptr);
 void *pshrealloc(void *ptr, size_t size);

@@ -42,6 +42,7 @@ void *shmi_malloc_with_hints(size_t size, long hints);
 void *shmix_malloc_device(size_t size);
 void *shmix_calloc_device(size_t count, size_t size);
 void *shmix_align_device(size_t alignment, size_t size);
+int shmix_device_info(const char **backend, int *device);
 
 /* Contexts and teams */
 int shmi_ctx_create(long options, shmem_ctx_t *ctx);

@@ -25,6 +25,8 @@ void *pshmemx_calloc_device(size_t count, size_t size) { return shmix_calloc_dev
 #pragma weak shmemx_calloc_device = pshmemx_calloc_device
 void *pshmemx_align_device(size_t alignment, size_t size) { return shmix_align_device(alignment, size); }
 #pragma weak shmemx_align_device = pshmemx_align_device
+int pshmemx_device_info(const char **backend, int *device) { return shmix_device_info(backend, device); }
+#pragma weak shmemx_device_info = pshmemx_device_info
 void *pshmalloc(size_t size) { return shmi_malloc(size); }
 #pragma weak shmalloc = pshmalloc
 void pshfree(void *ptr) { shmi_free(ptr); }

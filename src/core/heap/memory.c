@@ -229,6 +229,22 @@ void *shmix_align_device(size_t alignment, size_t size)
     return device_alloc(r, size, alignment);
 }
 
+/* What a binding needs to describe device memory to other libraries
+ * (DLPack's device type and ordinal; the Python package's
+ * __dlpack_device__): which back end serves the heap, on which device. */
+int shmix_device_info(const char **backend, int *device)
+{
+    const shmi_gpu_ops_t *g;
+
+    shmi_require_init("shmemx_device_info");
+    g = shmi_device_backend();
+    if (backend)
+        *backend = g ? g->name : NULL;
+    if (device)
+        *device = g ? shmi_device_ordinal() : -1;
+    return g ? 0 : -1;
+}
+
 void shmi_free(void *ptr)
 {
     shmi_require_init("shmem_free");
