@@ -157,4 +157,33 @@ int wpy_team_add_types(PyObject *module);
 int wpy_ctx_add_types(PyObject *module);
 int wpy_device_add_types(PyObject *module);
 
+/* ---- Device back end and stream-ordered buffers (device.c, stream.c) ---- */
+
+/* The back end serving this PE's device heap ("cuda", "hip", "mock") and,
+ * in *device (may be NULL), its device ordinal; NULL and -1 where this PE
+ * has no device heap or Weft is not live (shmemx_device_info). */
+const char *wpy_device_backend(int *device);
+/* Whether obj is a weft device array (weft.device.DeviceArray). */
+int wpy_is_device_array(PyObject *obj);
+/* Adds weft.Stream (stream.c); wpy_device_add_types calls it. */
+int wpy_stream_add_types(PyObject *module);
+
+/* With stream=, the C routines need device memory (docs/gpu.md): a
+ * symmetric argument in the device heap (symmetric != 0), a local one any
+ * device memory.  0, or -1 with a ValueError naming the routine, the
+ * argument and the value, before anything is enqueued. */
+int wpy_stream_need_device(PyObject *obj, const wpy_buf_t *buf,
+                           int symmetric, const char *routine,
+                           const char *arg);
+
+/* ---- Teams and contexts across files (team.c, ctx.c) ------------------- */
+
+/* A Team object for a handle (predefined: never destroyed by destroy()). */
+PyObject *wpy_team_new(shmem_team_t handle, int predefined);
+/* Whether obj is a Team that was destroyed. */
+int wpy_team_destroyed(PyObject *obj);
+/* A new Ctx on team (a Team, or NULL/None for the world team) with
+ * options; weft.Error when the runtime cannot create one. */
+PyObject *wpy_ctx_create(const char *routine, PyObject *team, long options);
+
 #endif
