@@ -100,3 +100,11 @@ def free(a):
 def del_array(a):
     """shmem4py's name for free."""
     free(a)
+
+
+def _peer_view(mem, like):
+    """A NumPy array over mem (a peer's copy of the symmetric array like,
+    mapped here; weft.ptr) with like's shape, dtype and strides."""
+    like = _np.asarray(like)
+    return _np.ndarray(like.shape, like.dtype, buffer=mem,
+                       strides=like.strides)

@@ -4,8 +4,6 @@
  * PE numbers a routine on it takes are that team's. */
 #include "args.h"
 
-PyObject *wpy_team_new(shmem_team_t handle, int predefined);
-
 typedef struct ctx {
     PyObject_HEAD
     shmem_ctx_t handle; /* SHMEM_CTX_INVALID once destroyed */
@@ -54,6 +52,12 @@ int wpy_ctx_arg(PyObject *obj, const char *routine, shmem_ctx_t *ctx,
                      obj, c->destroyed ? "was destroyed" : "is CTX_INVALID");
         return -1;
     }
+    if (c->team && wpy_team_destroyed(c->team)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: argument 'ctx' = %R: its team was destroyed",
+                     routine, obj);
+        return -1;
+    }
     *ctx = c->handle;
     *npes = c->handle == SHMEM_CTX_DEFAULT ? wpy_state.n_pes : c->npes;
     return 0;
@@ -78,6 +82,36 @@ static PyObject *ctx_repr(PyObject *self)
     return PyUnicode_FromFormat("<weft.Ctx on %d PEs>", c->npes);
 }
 
+PyObject *wpy_ctx_create(const char *routine, PyObject *team_obj,
+                         long options)
+{
+    shmem_team_t team = SHMEM_TEAM_WORLD;
+    shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+    int npes, rc;
+
+    if (wpy_check_live(routine) < 0 ||
+        wpy_team_arg(team_obj, routine, &team, &npes) < 0)
+        return NULL;
+    if (options & ~(long)(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE |
+                          SHMEM_CTX_NOSTORE)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: argument 'options' = %ld has bits that are not "
+                     "CTX_SERIALIZED, CTX_PRIVATE or CTX_NOSTORE",
+                     routine, options);
+        return NULL;
+    }
+    if (wpy_given(team_obj))
+        rc = shmem_team_create_ctx(team, options, &ctx);
+    else
+        rc = shmem_ctx_create(options, &ctx);
+    if (rc != 0) {
+        PyErr_Format(wpy_error, "%s: the runtime could not create a context "
+                                "(return code %d)", routine, rc);
+        return NULL;
+    }
+    return ctx_new_object(ctx, npes, 0, wpy_given(team_obj) ? team_obj : NULL);
+}
+
 /* Ctx.create(options=0, team=None): shmem_ctx_create or
  * shmem_team_create_ctx.  A context the runtime cannot create raises
  * weft.Error (the specification lets creation fail). */
@@ -88,35 +122,13 @@ static PyObject *ctx_create(PyObject *cls, PyObject *const *args,
     const char *routine = "weft.Ctx.create";
     PyObject *slot[2] = {NULL, NULL};
     long options = 0;
-    shmem_team_t team = SHMEM_TEAM_WORLD;
-    shmem_ctx_t ctx = SHMEM_CTX_INVALID;
-    int npes, rc;
 
     (void)cls;
     if (wpy_parse(routine, args, nargs, kwnames, names, 0, slot) < 0 ||
-        (slot[0] && wpy_long_arg(slot[0], routine, "options", &options) < 0) ||
-        wpy_team_arg(slot[1], routine, &team, &npes) < 0 ||
-        wpy_check_live(routine) < 0)
+        (wpy_given(slot[0]) &&
+         wpy_long_arg(slot[0], routine, "options", &options) < 0))
         return NULL;
-    if (options & ~(long)(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE |
-                          SHMEM_CTX_NOSTORE)) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s: argument 'options' = %ld has bits that are not "
-                     "CTX_SERIALIZED, CTX_PRIVATE or CTX_NOSTORE",
-                     routine, options);
-        return NULL;
-    }
-    if (slot[1] && slot[1] != Py_None)
-        rc = shmem_team_create_ctx(team, options, &ctx);
-    else
-        rc = shmem_ctx_create(options, &ctx);
-    if (rc != 0) {
-        PyErr_Format(wpy_error, "%s: the runtime could not create a context "
-                                "(return code %d)", routine, rc);
-        return NULL;
-    }
-    return ctx_new_object(ctx, npes, 0,
-                          slot[1] && slot[1] != Py_None ? slot[1] : NULL);
+    return wpy_ctx_create(routine, slot[1], options);
 }
 
 static PyObject *ctx_destroy(PyObject *self, PyObject *unused)
@@ -193,6 +205,24 @@ static int ctx_bool(PyObject *self)
     return !c->destroyed && c->handle != SHMEM_CTX_INVALID;
 }
 
+static PyObject *ctx_richcompare(PyObject *a, PyObject *b, int op)
+{
+    int eq;
+
+    if (!PyObject_TypeCheck(b, &ctx_type) || (op != Py_EQ && op != Py_NE))
+        Py_RETURN_NOTIMPLEMENTED;
+    eq = ((ctx_t *)a)->handle == ((ctx_t *)b)->handle;
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+/* Equal objects (one handle) hash alike. */
+static Py_hash_t ctx_hash(PyObject *self)
+{
+    Py_hash_t h = (Py_hash_t)((uintptr_t)((ctx_t *)self)->handle >> 4);
+
+    return h == -1 ? -2 : h;
+}
+
 static PyObject *ctx_get_handle(PyObject *self, void *closure)
 {
     (void)closure;
@@ -229,6 +259,8 @@ static PyTypeObject ctx_type = {
     .tp_methods = ctx_methods,
     .tp_getset = ctx_getset,
     .tp_as_number = &ctx_as_number,
+    .tp_richcompare = ctx_richcompare,
+    .tp_hash = ctx_hash,
 };
 
 static PyObject *py_ctx_create(PyObject *mod, PyObject *const *args,

@@ -88,7 +88,8 @@ PyMODINIT_FUNC PyInit__core(void)
     if (!wpy_error || PyModule_AddObjectRef(m, "Error", wpy_error) < 0)
         goto fail;
     if (wpy_block_add_types(m) < 0 || wpy_team_add_types(m) < 0 ||
-        wpy_ctx_add_types(m) < 0 || wpy_device_add_types(m) < 0)
+        wpy_ctx_add_types(m) < 0 || wpy_device_add_types(m) < 0 ||
+        wpy_lock_add_types(m) < 0)
         goto fail;
     return m;
 fail:

@@ -163,7 +163,106 @@ static PyObject *py_info_get_name(PyObject *mod, PyObject *unused)
     return PyUnicode_FromString(name);
 }
 
+/* addr_accessible(a, pe) -> whether the array a is symmetric and reachable
+ * on pe. */
+static PyObject *py_addr_accessible(PyObject *mod, PyObject *const *args,
+                                    Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"addr", "pe", NULL};
+    const char *routine = "weft.addr_accessible";
+    PyObject *slot[2] = {NULL, NULL};
+    wpy_buf_t b;
+    int pe, ok;
+
+    (void)mod;
+    if (wpy_parse(routine, args, nargs, kwnames, names, 2, slot) < 0 ||
+        wpy_check_live(routine) < 0 ||
+        wpy_pe_arg(slot[1], wpy_state.n_pes, routine, "pe", &pe) < 0 ||
+        wpy_buf_get(slot[0], WPY_READ, routine, "addr", &b) < 0)
+        return NULL;
+    ok = shmem_addr_accessible(b.addr, pe);
+    wpy_buf_release(&b);
+    return PyBool_FromLong(ok);
+}
+
+/* ptr(target, pe, team=None) -> a NumPy array over pe's copy of the
+ * symmetric array target, mapped into this process (same shape, dtype and
+ * strides; no copy), or None when pe's memory is not mapped here.  With
+ * team=, pe is a PE of that team (shmem_team_ptr). */
+static PyObject *py_ptr(PyObject *mod, PyObject *const *args,
+                        Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"target", "pe", "team", NULL};
+    const char *routine = "weft.ptr";
+    PyObject *slot[3] = {NULL, NULL, NULL}, *mv, *call, *res;
+    shmem_team_t team;
+    wpy_buf_t b;
+    void *p;
+    int npes, pe;
+
+    (void)mod;
+    if (wpy_parse(routine, args, nargs, kwnames, names, 2, slot) < 0 ||
+        wpy_check_live(routine) < 0 ||
+        wpy_team_arg(slot[2], routine, &team, &npes) < 0 ||
+        wpy_pe_arg(slot[1], npes, routine, "pe", &pe) < 0 ||
+        wpy_buf_get(slot[0], WPY_SYMMETRIC, routine, "target", &b) < 0)
+        return NULL;
+    if (b.space != WPY_HOST) {
+        wpy_buf_release(&b);
+        PyErr_Format(PyExc_ValueError,
+                     "%s: argument 'target' is a device array; ptr gives "
+                     "NumPy views of host arrays (docs/python-gpu.md says "
+                     "how to reach a peer's device array)",
+                     routine);
+        return NULL;
+    }
+    p = wpy_given(slot[2]) ? shmem_team_ptr(team, b.addr, pe)
+                           : shmem_ptr(b.addr, pe);
+    if (!p) {
+        wpy_buf_release(&b);
+        Py_RETURN_NONE;
+    }
+    mv = PyMemoryView_FromMemory(p, (Py_ssize_t)b.nbytes,
+                                 b.view.readonly ? PyBUF_READ : PyBUF_WRITE);
+    wpy_buf_release(&b);
+    if (!mv)
+        return NULL;
+    call = PyTuple_Pack(2, mv, slot[0]);
+    Py_DECREF(mv);
+    if (!call)
+        return NULL;
+    res = wpy_array_call("_peer_view", call, NULL);
+    Py_DECREF(call);
+    return res;
+}
+
+/* pcontrol(level=1): shmem_pcontrol (profiling level; Weft ignores it). */
+static PyObject *py_pcontrol(PyObject *mod, PyObject *const *args,
+                             Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"level", NULL};
+    PyObject *slot[1] = {NULL};
+    long level = 1;
+
+    (void)mod;
+    if (wpy_parse("weft.pcontrol", args, nargs, kwnames, names, 0, slot) < 0 ||
+        (wpy_given(slot[0]) &&
+         wpy_long_arg(slot[0], "weft.pcontrol", "level", &level) < 0))
+        return NULL;
+    shmem_pcontrol((int)level);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef wpy_setup_methods[] = {
+    {"addr_accessible", (PyCFunction)(void (*)(void))py_addr_accessible,
+     WPY_FASTKW,
+     "addr_accessible(addr, pe) -> whether the array addr is symmetric and "
+     "reachable on pe."},
+    {"ptr", (PyCFunction)(void (*)(void))py_ptr, WPY_FASTKW,
+     "ptr(target, pe, team=None) -> a zero-copy NumPy view of pe's copy of "
+     "the symmetric array target, or None when it is not mapped here."},
+    {"pcontrol", (PyCFunction)(void (*)(void))py_pcontrol, WPY_FASTKW,
+     "pcontrol(level=1): sets the profiling level (no effect in Weft)."},
     {"init", py_init, METH_NOARGS,
      "init(): initialises Weft (done at import unless WEFT_INIT=0)."},
     {"init_thread", (PyCFunction)(void (*)(void))py_init_thread,

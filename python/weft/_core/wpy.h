@@ -186,4 +186,7 @@ int wpy_team_destroyed(PyObject *obj);
  * options; weft.Error when the runtime cannot create one. */
 PyObject *wpy_ctx_create(const char *routine, PyObject *team, long options);
 
+/* Adds weft.Lock (lock.c). */
+int wpy_lock_add_types(PyObject *module);
+
 #endif
