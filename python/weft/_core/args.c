@@ -71,9 +71,17 @@ int wpy_long_arg(PyObject *obj, const char *routine, const char *arg,
     }
     v = PyLong_AsLong(obj);
     if (v == -1 && PyErr_Occurred()) {
+        int overflow = PyErr_ExceptionMatches(PyExc_OverflowError);
+
         PyErr_Clear();
-        PyErr_Format(PyExc_OverflowError,
-                     "%s: argument '%s' does not fit a C long", routine, arg);
+        if (overflow)
+            PyErr_Format(PyExc_OverflowError,
+                         "%s: argument '%s' = %R does not fit a C long",
+                         routine, arg, obj);
+        else
+            PyErr_Format(PyExc_TypeError,
+                         "%s: argument '%s' = %R is not an integer", routine,
+                         arg, obj);
         return -1;
     }
     *out = v;

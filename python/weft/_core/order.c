@@ -71,8 +71,8 @@ static PyObject *py_pe_quiet(PyObject *m, PyObject *const *args,
         wpy_check_live(routine) < 0 ||
         wpy_ctx_arg(slot[1], routine, &ctx, &npes) < 0)
         return NULL;
-    if (PyLong_Check(slot[0]) || PyIndex_Check(slot[0]))
-        seq = PyTuple_Pack(1, slot[0]);
+    if (!PySequence_Check(slot[0]))
+        seq = PyTuple_Pack(1, slot[0]); /* one PE */
     else
         seq = PySequence_Fast(slot[0], "");
     if (!seq) {
