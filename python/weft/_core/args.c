@@ -65,8 +65,8 @@ int wpy_long_arg(PyObject *obj, const char *routine, const char *arg,
 
     if (!PyLong_Check(obj) && !PyIndex_Check(obj)) {
         PyErr_Format(PyExc_TypeError,
-                     "%s: argument '%s' is a %s, not an integer", routine, arg,
-                     Py_TYPE(obj)->tp_name);
+                     "%s: argument '%s' = %R is a %s, not an integer",
+                     routine, arg, obj, Py_TYPE(obj)->tp_name);
         return -1;
     }
     v = PyLong_AsLong(obj);

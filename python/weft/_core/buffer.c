@@ -106,14 +106,20 @@ static int host_get(PyObject *obj, int want, const char *routine,
     if (want & WPY_WRITE)
         flags |= PyBUF_WRITABLE;
     if (PyObject_GetBuffer(obj, &out->view, flags) < 0) {
+        /* Exporters refuse a writable view of read-only memory with
+         * BufferError (the protocol) or ValueError (NumPy). */
         if (!PyErr_ExceptionMatches(PyExc_BufferError) &&
-            !PyErr_ExceptionMatches(PyExc_TypeError))
+            !PyErr_ExceptionMatches(PyExc_TypeError) &&
+            !PyErr_ExceptionMatches(PyExc_ValueError))
             return -1;
         PyErr_Clear();
         if ((want & WPY_WRITE) &&
-            PyObject_CheckBuffer(obj))
+            PyObject_GetBuffer(obj, &out->view, flags & ~PyBUF_WRITABLE) == 0) {
+            PyBuffer_Release(&out->view);
             return arg_error(PyExc_ValueError, routine, arg, obj,
                              "is read-only; the routine writes it");
+        }
+        PyErr_Clear();
         return arg_error(PyExc_TypeError, routine, arg, obj,
                          "is not an array (no buffer protocol, no "
                          "__cuda_array_interface__)");

@@ -304,9 +304,10 @@ static PyObject *team_split_strided(PyObject *self, PyObject *args,
     last = start + (size - 1) * stride;
     if (last < 0 || last >= npes) {
         PyErr_Format(PyExc_ValueError,
-                     "%s: arguments start = %ld, stride = %ld, size = %ld "
-                     "name PE %ld, not a PE of the parent team (0 to %d)",
-                     routine, start, stride, size, last, npes - 1);
+                     "%s: argument 'size' = %ld: with start = %ld and stride "
+                     "= %ld it names PE %ld, not a PE of the parent team (0 "
+                     "to %d)",
+                     routine, size, start, stride, last, npes - 1);
         goto out;
     }
     Py_BEGIN_ALLOW_THREADS
