@@ -150,3 +150,20 @@ def test_ibput_ibget(me, right, left):
     assert (out == src).all()
     weft.barrier_all()
     weft.free(a)
+
+
+def test_other_buffers(me, right, left):
+    # any buffer-protocol object is a local argument; NumPy subclasses too
+    a = weft.zeros(4, "uint8")
+    weft.barrier_all()
+    weft.put(a, bytearray([me, 1, 2, 3]), right)
+    weft.barrier_all()
+    assert a.tolist() == [left, 1, 2, 3]
+    out = bytearray(4)
+    weft.get(out, a, right)
+    assert list(out) == [me, 1, 2, 3]
+    m = np.zeros(4, "uint8").view(np.recarray)
+    weft.get(m, memoryview(a), me)
+    assert m.tolist() == [left, 1, 2, 3]
+    weft.barrier_all()
+    weft.free(a)
