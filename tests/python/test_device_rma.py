@@ -168,6 +168,7 @@ def test_atomics_on_device_words(me, npes):
             weft.atomic_add(ctr, me + 1, pe)
         weft.barrier_all()
         assert wd.to_numpy(ctr)[0] == npes * (npes + 1) // 2
+        weft.barrier_all()          # every PE has read its counter
         old = weft.atomic_fetch_add(ctr, 1, 0)
         assert old >= npes * (npes + 1) // 2
         weft.barrier_all()
