@@ -56,6 +56,10 @@ static int coll_prepare(const char *routine, PyObject *target,
                      wpy_type_name(c->target.type));
         goto fail;
     }
+    if (c->stream &&
+        (wpy_stream_need_device(target, &c->target, 1, routine, "target") < 0 ||
+         wpy_stream_need_device(source, &c->source, 1, routine, "source") < 0))
+        goto fail;
     return 0;
 fail:
     coll_release(c);

@@ -55,6 +55,12 @@ int wpy_rma_prepare(const char *routine, PyObject *const *slot, int put,
                      wpy_type_name(c->target.type));
         goto fail;
     }
+    if (c->stream &&
+        (wpy_stream_need_device(slot[0], &c->target, put, routine,
+                                "target") < 0 ||
+         wpy_stream_need_device(slot[1], &c->source, !put, routine,
+                                "source") < 0))
+        goto fail;
     if (size == (size_t)-1) {
         size = c->target.count < c->source.count ? c->target.count
                                                   : c->source.count;

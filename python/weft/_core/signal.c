@@ -106,6 +106,12 @@ static PyObject *put_signal_call(const char *routine, int nbi,
         wpy_rma_release(&c);
         return NULL;
     }
+    if (c.stream &&
+        wpy_stream_need_device(slot[3], &sig, 1, routine, "sig_addr") < 0) {
+        wpy_buf_release(&sig);
+        wpy_rma_release(&c);
+        return NULL;
+    }
     nbytes = c.nelems * c.target.itemsize;
     if (c.stream) {
         shmemx_putmem_signal_on_stream(c.target.addr, c.source.addr, nbytes,
@@ -230,6 +236,10 @@ static PyObject *py_signal_wait_until(PyObject *m, PyObject *const *args,
     if (rs < 0 || signal_get(slot[0], WPY_WRITE, routine, "signal", &sig) < 0)
         return NULL;
     if (rs) {
+        if (wpy_stream_need_device(slot[0], &sig, 1, routine, "signal") < 0) {
+            wpy_buf_release(&sig);
+            return NULL;
+        }
         shmemx_signal_wait_until_on_stream((uint64_t *)sig.addr, cmp, value,
                                            stream);
         wpy_buf_release(&sig);
