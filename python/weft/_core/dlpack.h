@@ -107,6 +107,12 @@ int wpy_dl_device(int32_t *type, int32_t *id);
  * size; -1 for what no routine takes (object, non-native byte order). */
 int wpy_typestr_parse(const char *typestr, wpy_type_t *type, size_t *itemsize);
 
+/* Resolves a __cuda_array_interface__ dictionary (foreign.c), as
+ * wpy_device_resolve: 1 and *out filled, or -1 with an exception set; a
+ * stream the producer names is synchronized first (cuda, hip). */
+int wpy_cai_resolve(PyObject *cai, int want, const char *routine,
+                    const char *arg, wpy_buf_t *out);
+
 /* Whether shape and byte strides (NULL: C order) describe one contiguous
  * range, in C or Fortran order. */
 int wpy_dims_contig(const Py_ssize_t *shape, const Py_ssize_t *strides,
