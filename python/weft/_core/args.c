@@ -129,7 +129,7 @@ static int int_from_py(PyObject *obj, wpy_type_t type, const char *routine,
     if (PyFloat_Check(obj) || PyComplex_Check(obj) || !PyIndex_Check(obj))
         return value_error(PyExc_TypeError, routine, arg, obj,
                            "is not an integer, as needed for", of, type);
-    idx = PyNumber_Index(obj);
+    idx = PyLong_CheckExact(obj) ? Py_NewRef(obj) : PyNumber_Index(obj);
     if (!idx)
         return -1;
     v = PyLong_AsLongLongAndOverflow(idx, &overflow);
