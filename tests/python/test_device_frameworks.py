@@ -88,7 +88,7 @@ def test_cupy_stream_orders_kernel_then_put(me, left, right):
 
 
 def test_cupy_peer_view(me, right):
-    cupy = need("cupy")
+    need("cupy")
     a = wd.array(expected(me, 4096))
     try:
         peer = wd.ptr(a, right)
