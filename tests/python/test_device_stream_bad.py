@@ -28,17 +28,17 @@ def arrays():
 def test_rma_refuses_host_memory(arrays, right):
     d, h, s = arrays
     with pytest.raises(ValueError, match="weft.put: argument 'target' = "
-                                         "<ndarray object> is not in the "
+                                         "<numpy.ndarray object> is not in the "
                                          "device heap"):
         weft.put(h, d, right, stream=s)
     with pytest.raises(ValueError, match="weft.put: argument 'source' = "
-                                         "<ndarray object> is host memory"):
+                                         "<numpy.ndarray object> is host memory"):
         weft.put(d, np.zeros(16, np.int64), right, stream=s)
     with pytest.raises(ValueError, match="weft.get: argument 'target' = "
-                                         "<ndarray object> is host memory"):
+                                         "<numpy.ndarray object> is host memory"):
         weft.get(np.zeros(16, np.int64), d, right, stream=s)
     with pytest.raises(ValueError, match="weft.get: argument 'source' = "
-                                         "<ndarray object> is not in the "
+                                         "<numpy.ndarray object> is not in the "
                                          "device heap"):
         weft.get(d, h, right, stream=s)
 
@@ -48,11 +48,11 @@ def test_signals_refuse_host_memory(arrays, right):
     sig = weft.zeros(1, dtype="uint64")
     try:
         with pytest.raises(ValueError, match="weft.put_signal: argument "
-                                             "'sig_addr' = <ndarray object> "
+                                             "'sig_addr' = <numpy.ndarray object> "
                                              "is not in the device heap"):
             weft.put_signal(d, d, right, sig, 1, weft.SIGNAL_SET, stream=s)
         with pytest.raises(ValueError, match="weft.signal_wait_until: "
-                                             "argument '.*' = <ndarray "
+                                             "argument '.*' = <numpy.ndarray "
                                              "object> is not in the device "
                                              "heap"):
             weft.signal_wait_until(sig, weft.CMP_EQ, 1, stream=s)
@@ -63,14 +63,14 @@ def test_signals_refuse_host_memory(arrays, right):
 def test_collectives_refuse_host_memory(arrays):
     d, h, s = arrays
     with pytest.raises(ValueError, match="weft.broadcast: argument 'target' "
-                                         "= <ndarray object> is not in the "
+                                         "= <numpy.ndarray object> is not in the "
                                          "device heap"):
         weft.broadcast(h, d, 0, stream=s)
     with pytest.raises(ValueError, match="weft.sum_reduce: argument 'source' "
-                                         "= <ndarray object> is not in the "
+                                         "= <numpy.ndarray object> is not in the "
                                          "device heap"):
         weft.sum_reduce(d, h, stream=s)
     with pytest.raises(ValueError, match="weft.fcollect: argument 'target' "
-                                         "= <ndarray object> is not in the "
+                                         "= <numpy.ndarray object> is not in the "
                                          "device heap"):
         weft.fcollect(h, d[:16 // weft.n_pes()], stream=s)
