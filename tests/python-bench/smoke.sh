@@ -103,11 +103,11 @@ bench_programs() {
 }
 
 compare_quick() {
-    local out dir
+    local out
     dir=$(mktemp -d)
     trap 'rm -rf "$dir"' EXIT
     out=$("$bench/compare" --builddir "$B" --python "$python" --quick \
-        --only pingpong,cost --out "$dir" 2>&1)
+        --only pingpong,cost --max-size 65536 --out "$dir" 2>&1)
     rc=$?
     [ $rc = 0 ] || { fail "compare exited with status $rc"; tail -n 20 <<<"$out"; }
     for f in summary.csv results.csv runs.log; do
