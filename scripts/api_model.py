@@ -639,6 +639,20 @@ EXTRA_CORE = {
 # Constants and handles
 # ---------------------------------------------------------------------------
 
+
+
+def weft_version():
+    """(major, minor, patch) of Weft, from AC_INIT in configure.ac."""
+    with open(os.path.join(TOP, "configure.ac"), encoding="utf-8") as f:
+        m = re.search(r"AC_INIT\(\[weft\],\s*\[(\d+)\.(\d+)\.(\d+)\]",
+                      f.read())
+    if not m:
+        sys.exit("configure.ac: no AC_INIT([weft], [MAJOR.MINOR.PATCH])")
+    return tuple(int(x) for x in m.groups())
+
+
+WEFT_VERSION = weft_version()
+
 # (name, value, comment); Weft's choices where the specification leaves the
 # value to the implementation.
 CONSTANTS = [
@@ -646,6 +660,17 @@ CONSTANTS = [
     ("SHMEM_MINOR_VERSION", "6", None),
     ("SHMEM_MAX_NAME_LEN", "256", "bytes of SHMEM_VENDOR_STRING, with NUL"),
     ("SHMEM_VENDOR_STRING", '"Weft"', None),
+    # The library's own version (configure.ac), as Open MPI has
+    # OSHMEM_MAJOR_VERSION and OSHMPI OSHMPI_NUMVERSION: bindings and
+    # programs that adapt to each OpenSHMEM test for WEFT_NUMVERSION.
+    ("WEFT_MAJOR_VERSION", str(WEFT_VERSION[0]),
+     "this library: Weft, and its version"),
+    ("WEFT_MINOR_VERSION", str(WEFT_VERSION[1]), None),
+    ("WEFT_PATCH_VERSION", str(WEFT_VERSION[2]), None),
+    ("WEFT_VERSION", '"%d.%d.%d"' % WEFT_VERSION, None),
+    ("WEFT_NUMVERSION",
+     str(WEFT_VERSION[0] * 10000 + WEFT_VERSION[1] * 100 + WEFT_VERSION[2]),
+     "MAJOR * 10000 + MINOR * 100 + PATCH"),
     ("SHMEM_THREAD_SINGLE", "0", "thread levels, in increasing order"),
     ("SHMEM_THREAD_FUNNELED", "1", None),
     ("SHMEM_THREAD_SERIALIZED", "2", None),

@@ -5,6 +5,7 @@ Inputs:  scripts/types.tsv     (the specification's type tables)
          scripts/routines.tsv  (routines that do not differ by type)
          scripts/api_model.py  (the FAMILIES of routines that differ only by
                                 type or size, constants, handles, AREAS)
+         configure.ac          (Weft's version, for the WEFT_*VERSION macros)
 Outputs (committed, marked DO NOT EDIT):
          include/shmem.h, include/shmemx.h, include/pshmem.h
          include/shmem/*.h      the parts of shmem.h, one per area, and the

@@ -4,7 +4,13 @@
 # language (tools/oshcc.in, tools/oshc++.in) and one shared body
 # (tools/wrapper-body.in). Run from the build tree they use the build tree;
 # installed they use the installed prefix.
-bin_SCRIPTS += tools/oshcc tools/oshc++
+bin_SCRIPTS += tools/oshcc tools/oshc++ tools/oshcxx
+# oshcxx: oshc++ under the other name that build systems use (Sandia
+# OpenSHMEM and Open MPI install both), naming itself oshcxx.
+CLEANFILES += tools/oshcxx
+tools/oshcxx: tools/oshc++
+	$(AM_V_GEN)sed 's/^weft_wrapper=oshc++$$/weft_wrapper=oshcxx/' \
+	  tools/oshc++ >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 EXTRA_DIST += tools/oshcc.in tools/oshc++.in tools/wrapper-body.in \
 	tools/weft.pc.in
 

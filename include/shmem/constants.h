@@ -12,6 +12,13 @@
 /* bytes of SHMEM_VENDOR_STRING, with NUL */
 #define SHMEM_MAX_NAME_LEN 256
 #define SHMEM_VENDOR_STRING "Weft"
+/* this library: Weft, and its version */
+#define WEFT_MAJOR_VERSION 0
+#define WEFT_MINOR_VERSION 1
+#define WEFT_PATCH_VERSION 0
+#define WEFT_VERSION "0.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH */
+#define WEFT_NUMVERSION 100
 /* thread levels, in increasing order */
 #define SHMEM_THREAD_SINGLE 0
 #define SHMEM_THREAD_FUNNELED 1

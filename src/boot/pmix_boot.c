@@ -170,10 +170,10 @@ static int shmi_boot_launcher_reports_exit;
  * The exit of a PE without shmem_finalize, seen from inside the library.
  *
  * Once a PE has joined (shmi_boot_init connected it), its exit ends the job
- * through PMIx_Abort unless the launcher reports it (oshrun). A start_pes
- * program that exits with status 0 has finalized before this runs (its
- * exit handler, src/core/init.c, was registered later), so it is not
- * reported.
+ * through PMIx_Abort unless the launcher reports it (oshrun). A PE that
+ * exits with status 0 has normally been finalized at exit before this runs
+ * (the core's exit handler, src/core/init.c, was registered later), so it
+ * is not reported; it is when the other PEs were waiting for it.
  *
  * A PE that exits before it ever reached PMIx is invisible to Slurm's PMIx
  * plugin or Open MPI's mpirun: a task that ends with status 0 looks done,

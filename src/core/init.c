@@ -144,6 +144,9 @@ static void refuse_restart(const char *routine)
                    routine);
 }
 
+/* Below: a PE that exits without shmem_finalize is finalized at exit. */
+static void register_at_exit(const char *routine, int warn);
+
 void shmi_init(void)
 {
     refuse_restart("shmem_init");
@@ -152,6 +155,7 @@ void shmi_init(void)
     if (shmi_state.initialized)
         return;
     start("shmem_init", SHMEM_THREAD_SINGLE);
+    register_at_exit("shmem_init", 1);
 }
 
 int shmi_init_thread(int requested, int *provided)
@@ -165,38 +169,63 @@ int shmi_init_thread(int requested, int *provided)
                  requested);
         return 1;
     }
-    if (!shmi_state.initialized)
+    if (!shmi_state.initialized) {
         start("shmem_init_thread", requested);
+        register_at_exit("shmem_init_thread", 1);
+    }
     if (provided)
         *provided = shmi_state.thread_level;
     return 0;
 }
 
 /*
- * A program started with start_pes needs no shmem_finalize: OpenSHMEM
- * finalizes it when it exits, collectively (a global synchronization that
- * completes all pending communication). This exit handler is that
- * finalize, for a program that ends with status 0 (return from main,
- * exit(0)) on the process that called start_pes (not a forked child).
+ * A PE that returns from main (or calls exit(0)) without shmem_finalize is
+ * finalized at exit, as Sandia OpenSHMEM does. For start_pes that is the
+ * specification's own rule: the library is finalized when the program
+ * exits, collectively (a global synchronization that completes all pending
+ * communication). For shmem_init and shmem_init_thread it is a courtesy to
+ * programs written for libraries that do so; PE 0 warns once.
  *
- * It runs before the bootstrap's exit watch (src/boot/pmix_boot.c) and the
- * heap's name guard (src/core/heap/shm_names.c), which were registered
- * during start-up (handlers run last registered first): they then find the
- * library finalized and have nothing to do, and every launcher sees a PE
- * that finalized. A nonzero status is left to them, as without start_pes:
- * the job ends with that status and the message names the PE. A PE that
- * fails while the others wait in some other collective must not enter the
- * finalize's barrier, which would match theirs or wait for ever.
+ * The exit handler registered at start-up (on the process that started
+ * the library, not a forked child) runs for status 0 only. It first
+ * completes this PE's own traffic, then waits until every PE is at exit
+ * (shmi_watch_exit_wait, src/core/coll/watch.h), so that the finalize's
+ * barrier can match no barrier of the program, and then runs the
+ * shmem_finalize sequence. When instead the PEs that are not at exit all
+ * stay blocked in a wait, they wait for this PE, which will never come:
+ * the handler then leaves without finalizing, and this PE's exit ends the
+ * job as it always did (the bootstrap's exit watch, src/boot/pmix_boot.c,
+ * or oshrun's report names the PE).
+ *
+ * The handler runs before the bootstrap's exit watch and the heap's name
+ * guard (src/core/heap/shm_names.c), which were registered during
+ * start-up (handlers run last registered first): after a finalize they
+ * find the library finalized and have nothing to do. A nonzero status is
+ * left to them: the job ends with that status and the message names the
+ * PE (a PE that fails while the others wait in a collective must not
+ * enter a barrier that could match theirs).
  */
-static pid_t implicit_finalize_pid;
+static pid_t at_exit_pid;    /* the process that started the library */
+static int at_exit_warn;     /* started by shmem_init or shmem_init_thread */
 
-static void implicit_finalize(int status, void *arg)
+static int finalize_seq(int at_exit);
+
+static void finalize_at_exit(int status, void *arg)
 {
     (void)arg;
-    if (status != 0 || getpid() != implicit_finalize_pid ||
-        !shmi_state.initialized)
+    if (status != 0 || getpid() != at_exit_pid || !shmi_state.initialized)
         return;
-    shmi_finalize();
+    finalize_seq(1);
+}
+
+/* Registers finalize_at_exit once, for the process that started. */
+static void register_at_exit(const char *routine, int warn)
+{
+    at_exit_warn = warn;
+    at_exit_pid = getpid();
+    if (on_exit(finalize_at_exit, NULL) != 0)
+        SHMI_FATAL("%s: PE %d cannot register its shmem_finalize at exit",
+                   routine, shmi_state.boot.rank);
 }
 
 void shmi_start_pes(int npes)
@@ -205,24 +234,31 @@ void shmi_start_pes(int npes)
     if (shmi_state.initialized || shmi_state.finalized)
         return;
     start("start_pes", SHMEM_THREAD_SINGLE);
-    implicit_finalize_pid = getpid();
-    if (on_exit(implicit_finalize, NULL) != 0)
-        SHMI_FATAL("start_pes: PE %d cannot register its implicit "
-                   "shmem_finalize at exit",
-                   shmi_state.boot.rank);
+    register_at_exit("start_pes", 0);
 }
 
-void shmi_finalize(void)
+/*
+ * The shmem_finalize sequence. at_exit: called by finalize_at_exit, which
+ * first waits for every PE to be at exit; returns SHMI_ESTATE, having
+ * finalized nothing, when the others wait for this PE instead. 0 otherwise.
+ */
+static int finalize_seq(int at_exit)
 {
-    /* Repeated calls are harmless: the first one did the work. */
-    if (shmi_state.finalized)
-        return;
-    shmi_require_init("shmem_finalize");
     /* Stream-ordered work still enqueued runs to its end first: it may
      * need the other PEs, which wait in the barrier below. */
     shmi_stream_finalize();
     /* Requests kernels posted already are served; then the proxy stops. */
     shmi_kernel_finalize();
+    if (at_exit) {
+        shmi_quiet(); /* what the others may wait for arrives first */
+        if (shmi_watch_exit_wait() != 0)
+            return SHMI_ESTATE;
+        if (at_exit_warn && shmi_state.boot.rank == 0)
+            SHMI_LOG(SHMI_LOG_WARN, "init",
+                     "the program ended without calling shmem_finalize; "
+                     "every PE was finalized at exit (call shmem_finalize "
+                     "on every PE before leaving main)");
+    }
     /* The last barrier's signals are delivered atomics, so that the
      * quiets below cover them (coll.h, shmi_coll_msg_stop). */
     shmi_coll_msg_stop();
@@ -247,6 +283,16 @@ void shmi_finalize(void)
     shmi_boot_finalize();
     shmi_state.boot.local_pes = NULL; /* freed by shmi_boot_finalize */
     shmi_state.boot.node_of_pe = NULL;
+    return 0;
+}
+
+void shmi_finalize(void)
+{
+    /* Repeated calls are harmless: the first one did the work. */
+    if (shmi_state.finalized)
+        return;
+    shmi_require_init("shmem_finalize");
+    finalize_seq(0);
 }
 
 void shmi_global_exit(int status)

@@ -14,9 +14,10 @@
  * shmem_finalize: barrier -> shmi_teams_finalize -> shmi_ctx_default_finalize
  *   -> shmi_paths_finalize -> shmi_segments_finalize -> shmi_topo_finalize
  *   -> shmi_boot_finalize
- * start_pes: the shmem_init sequence; a program that exits with status 0
- *   without shmem_finalize runs the shmem_finalize sequence at exit
- *   (implicit_finalize, init.c).
+ * start_pes: the shmem_init sequence.
+ * A PE that exits with status 0 without shmem_finalize (after shmem_init,
+ *   shmem_init_thread or start_pes) waits at exit for every PE to be there,
+ *   then runs the shmem_finalize sequence (finalize_at_exit, init.c).
  */
 #ifndef SHMI_INIT_SEQ_H
 #define SHMI_INIT_SEQ_H

@@ -8,7 +8,7 @@ python3 "$S/scripts/gen_api.py" --check || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/src/core"
-cp -R "$S/scripts" "$S/include" "$S/docs" "$tmp/" || exit 1
+cp -R "$S/scripts" "$S/include" "$S/docs" "$S/configure.ac" "$tmp/" || exit 1
 mkdir -p "$tmp/src/api" "$tmp/tests"
 cp -R "$S/src/api/gen" "$tmp/src/api/" && cp -R "$S/tests/gen" "$tmp/tests/" || exit 1
 cp "$S/src/core/core_api.h" "$tmp/src/core/" || exit 1

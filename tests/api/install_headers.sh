@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make install` puts every public header, with the parts of shmem.h and
-# pshmem.h (include/shmem/, include/pshmem/) and of the device API
-# shmemx_device.h (include/shmem/device/), under $(includedir), and a
+# pshmem.h (include/shmem/, include/pshmem/), of the device API
+# shmemx_device.h (include/shmem/device/) and the <mpp/*.h> names
+# (include/mpp/), under $(includedir), and a
 # program compiles against the installed copy alone: the C11 generics in C,
 # the three headers in C++, shmemx_device.h as host code in C and C++.
 S=$(cd "${S:-.}" && pwd)
@@ -14,7 +15,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 env -u MAKEFLAGS -u MFLAGS make -s -C "$B" DESTDIR="$tmp/root" \
     install-includeHEADERS install-shmempartsHEADERS install-pshmempartsHEADERS \
-    install-shmemdeviceHEADERS \
+    install-shmemdeviceHEADERS install-mppHEADERS \
     >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; echo "installing the headers failed"; exit 1; }
 top=$(find "$tmp/root" -path '*/include/shmem.h' | head -1)
 [ -n "$top" ] || { echo "no shmem.h installed under $tmp/root"; exit 1; }

@@ -24,7 +24,8 @@
  *   start_pes_exit fork           every PE forks a child that calls exit(0)
  *                                 (it is not a PE: no finalize there)
  *   start_pes_exit init           shmem_init, then returns without
- *                                 shmem_finalize (an error, unlike above)
+ *                                 shmem_finalize (finalized at exit too,
+ *                                 with a warning)
  */
 #include <fcntl.h>
 #include <stdio.h>

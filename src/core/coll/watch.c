@@ -1,15 +1,18 @@
 /*
- * Peers seen from a waiting PE: the finalized mark and, with SHMEM_DEBUG=1,
- * the sequence of collective calls per team (see watch.h for the model).
+ * Peers seen from a waiting PE: the finalized mark, the blocked waits that a
+ * PE at exit looks at and, with SHMEM_DEBUG=1, the sequence of collective
+ * calls per team (see watch.h for the model).
  */
 #include "config.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/coll/coll.h"
 #include "core/coll/watch.h"
+#include "core/dataplane.h"
 #include "core/heap/heap.h"
 #include "core/segment.h"
 #include "core/state.h"
@@ -27,8 +30,19 @@ typedef struct shmi_watch_call {
     char routine[SHMI_WATCH_NAME]; /* public routine, NUL-terminated */
 } shmi_watch_call_t;
 
+/* What a PE waiting at exit reads of each peer, in one get (watch.h). */
+typedef struct shmi_watch_exit {
+    uint64_t at_exit;    /* 1: waits at exit for the others (shmi_watch_exit_wait) */
+    uint64_t wait_id;    /* blocking waits of this PE that got past spinning */
+    uint64_t wait_polls; /* looks at the peers from those waits: one per
+                            SHMI_WATCH_PERIOD_NS while the PE stays blocked */
+    uint64_t multi;      /* SHMEM_THREAD_MULTIPLE: another thread may go on
+                            while one waits, so no wait proves a deadlock */
+} shmi_watch_exit_t;
+
 typedef struct shmi_watch_rec {
     uint64_t finalized; /* 1 once shmem_finalize no longer synchronizes */
+    shmi_watch_exit_t exit;
     shmi_watch_call_t calls[SHMI_TEAM_SLOTS][SHMI_WATCH_RING];
 } shmi_watch_rec_t;
 
@@ -52,7 +66,11 @@ int shmi_watch_init(void)
 {
     shmi_watch_rec = shmi_heap_alloc(sizeof(*shmi_watch_rec), 64);
     memset(shmi_watch_calls, 0, sizeof(shmi_watch_calls));
-    return shmi_watch_rec ? 0 : SHMI_ENOMEM;
+    if (shmi_watch_rec == NULL)
+        return SHMI_ENOMEM;
+    shmi_watch_rec->exit.multi =
+        shmi_state.thread_level == SHMEM_THREAD_MULTIPLE;
+    return 0;
 }
 
 void shmi_watch_set_finalized(void)
@@ -91,21 +109,33 @@ int shmi_watch_all_others_finalized(void)
     return 1;
 }
 
-int shmi_watch_due(shmi_backoff_t *b)
+static unsigned long long shmi_watch_now_ns(void)
 {
     struct timespec ts;
-    unsigned long long now;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    now = (unsigned long long)ts.tv_sec * 1000000000ULL +
-          (unsigned long long)ts.tv_nsec;
+    return (unsigned long long)ts.tv_sec * 1000000000ULL +
+           (unsigned long long)ts.tv_nsec;
+}
+
+int shmi_watch_due(shmi_backoff_t *b)
+{
+    unsigned long long now = shmi_watch_now_ns();
+
+    /* The wait is blocked: a PE at exit counts its looks (watch.h). */
     if (b->watch_ns == 0) {
         b->watch_ns = now + SHMI_WATCH_PERIOD_NS;
+        if (shmi_watch_rec)
+            __atomic_fetch_add(&shmi_watch_rec->exit.wait_id, 1,
+                               __ATOMIC_RELAXED);
         return 0;
     }
     if (now < b->watch_ns)
         return 0;
     b->watch_ns = now + SHMI_WATCH_PERIOD_NS;
+    if (shmi_watch_rec)
+        __atomic_fetch_add(&shmi_watch_rec->exit.wait_polls, 1,
+                           __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -247,4 +277,109 @@ void shmi_coll_watch(int from, int (*satisfied)(const void *), const void *arg)
                "of collective calls (SHMEM_DEBUG=1 names the first call that "
                "differs)",
                shmi_coll_routine(), shmi_my_pe_fast(), gone);
+}
+
+/* ---- waiting at exit --------------------------------------------------------- */
+
+/* How often a PE at exit looks at its peers: at first every 20 ms, after a
+ * second every 100 ms (a PE that still computes may take minutes, and each
+ * look at a peer off this node is a get). */
+#define SHMI_EXIT_LOOK_NS      20000000ULL
+#define SHMI_EXIT_LOOK_SLOW_NS 100000000ULL
+#define SHMI_EXIT_SLOW_AFTER_NS 1000000000ULL
+/* How long every PE that is not at exit must stay blocked in one wait,
+ * seen at least SHMI_EXIT_STUCK_LOOKS times in a row, before the PE at exit
+ * concludes that they wait for it. */
+#define SHMI_EXIT_STUCK_NS    300000000ULL
+#define SHMI_EXIT_STUCK_LOOKS 3
+
+/* What this PE last saw of each peer. */
+typedef struct shmi_exit_peer {
+    uint64_t wait_id;
+    uint64_t wait_polls;
+    int at_exit; /* final once seen: a PE at exit never leaves it */
+} shmi_exit_peer_t;
+
+enum { SHMI_EXIT_ALL_HERE, SHMI_EXIT_RUNNING, SHMI_EXIT_ALL_STUCK };
+
+/*
+ * One look at the peers not yet seen at exit, from the first of them: each
+ * is at exit, blocked (in the same wait as at the last look, which has
+ * looked at its peers since: it found its condition still false) or
+ * running. Stops at the first running peer: one get per look while a PE
+ * computes.
+ */
+static int shmi_exit_look(shmi_exit_peer_t *peers, int *first)
+{
+    int n = shmi_n_pes_fast(), me = shmi_my_pe_fast();
+    int all_here = 1;
+
+    for (int pe = *first; pe < n; pe++) {
+        shmi_exit_peer_t *p = &peers[pe];
+        shmi_watch_exit_t st;
+        int stuck;
+
+        if (pe == me || p->at_exit)
+            continue;
+        shmi_get_runtime("shmem_finalize", &st, &shmi_watch_rec->exit,
+                         sizeof(st), pe);
+        if (st.at_exit) {
+            p->at_exit = 1;
+            if (all_here)
+                *first = pe + 1;
+            continue;
+        }
+        all_here = 0;
+        stuck = !st.multi && st.wait_id != 0 && st.wait_id == p->wait_id &&
+                st.wait_polls > p->wait_polls;
+        p->wait_id = st.wait_id;
+        p->wait_polls = st.wait_polls;
+        if (!stuck)
+            return SHMI_EXIT_RUNNING;
+    }
+    return all_here ? SHMI_EXIT_ALL_HERE : SHMI_EXIT_ALL_STUCK;
+}
+
+int shmi_watch_exit_wait(void)
+{
+    int n = shmi_n_pes_fast(), first = 0, stuck_looks = 0, ret = 0;
+    unsigned long long start = shmi_watch_now_ns(), next = start, stuck_since = 0;
+    shmi_exit_peer_t *peers;
+    shmi_backoff_t b;
+
+    if (n < 2 || shmi_watch_rec == NULL)
+        return 0;
+    peers = calloc((size_t)n, sizeof(*peers));
+    if (peers == NULL)
+        return SHMI_ENOMEM;
+    __atomic_store_n(&shmi_watch_rec->exit.at_exit, 1, __ATOMIC_RELEASE);
+    shmi_backoff_init(&b);
+    for (;;) {
+        unsigned long long now = shmi_watch_now_ns();
+        int seen;
+
+        if (now < next) {
+            shmi_backoff_wait(&b); /* drives progress: peers may need it */
+            continue;
+        }
+        next = now + (now - start < SHMI_EXIT_SLOW_AFTER_NS
+                          ? SHMI_EXIT_LOOK_NS
+                          : SHMI_EXIT_LOOK_SLOW_NS);
+        seen = shmi_exit_look(peers, &first);
+        if (seen == SHMI_EXIT_ALL_HERE)
+            break;
+        if (seen == SHMI_EXIT_RUNNING) {
+            stuck_looks = 0;
+            continue;
+        }
+        if (stuck_looks++ == 0)
+            stuck_since = now;
+        if (stuck_looks >= SHMI_EXIT_STUCK_LOOKS &&
+            now - stuck_since >= SHMI_EXIT_STUCK_NS) {
+            ret = SHMI_ESTATE;
+            break;
+        }
+    }
+    free(peers);
+    return ret;
 }

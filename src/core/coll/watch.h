@@ -8,6 +8,11 @@
  *
  *   finalized  set by shmem_finalize after its last synchronization and a
  *              quiet: the PE will never send anything again;
+ *   exit       written by the PE's own waits and its exit handler, read by
+ *              a PE waiting at exit (shmi_watch_exit_wait), also over a
+ *              fabric (the peers it reads are alive: they have not
+ *              finalized): whether the PE waits at exit too, and how many
+ *              blocking waits got past spinning and looked at their peers;
  *   calls      with SHMEM_DEBUG=1 only: for every team slot, the last
  *              collective calls made on it (call number and routine), which
  *              the other members compare with their own.
@@ -50,8 +55,26 @@ int shmi_watch_finalized(int wpe);
 int shmi_watch_all_others_finalized(void);
 
 /* 1 when a loop that has waited past spinning should look at its peers
- * now (time-throttled through b->watch_ns). */
+ * now (time-throttled through b->watch_ns). Also counts, in this PE's
+ * record, the blocking waits (at the first call) and their looks (at each
+ * 1), which shmi_watch_exit_wait reads. */
 int shmi_watch_due(shmi_backoff_t *b);
+
+/*
+ * Called by a PE that returns from main without shmem_finalize (the exit
+ * handler of src/core/init.c), after its own traffic completed: marks it at
+ * exit and waits until every PE is at exit, then returns 0 (the caller
+ * finalizes: every PE will reach the same barrier). Returns SHMI_ESTATE
+ * when instead every PE that is not at exit stays blocked in one wait
+ * (SHMI_EXIT_STUCK_NS, watch.c): they wait for something only a PE at exit
+ * could do, so the caller leaves without finalizing and the launcher ends
+ * the job as for any PE that exits early. A PE that is not at exit and not
+ * blocked (it computes) is waited for, however long; so is one whose
+ * thread level is SHMEM_THREAD_MULTIPLE (another thread may go on). The
+ * wait drives progress and never touches the collectives' state, so it
+ * matches no barrier of the program.
+ */
+int shmi_watch_exit_wait(void);
 
 /* Forgets the call records of team slot (when the slot is handed out). */
 void shmi_watch_slot_reset(int slot);
