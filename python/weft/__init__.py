@@ -16,6 +16,7 @@ import os as _os
 
 from . import _core
 from ._core import *  # noqa: F401,F403  (the routines and constants)
+from . import device  # noqa: F401  (device arrays; frameworks load lazily)
 from .array import (alloc, array, empty, free, full, ones, zeros,  # noqa: F401
                     new_array, del_array, fromblock)
 

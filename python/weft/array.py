@@ -88,7 +88,9 @@ def _block_of(a):
 
 
 def free(a):
-    """Frees a symmetric array (collective)."""
+    """Frees a symmetric array, host or device (collective)."""
+    if isinstance(a, _core._DeviceArray):
+        return _core._device_free(a, "weft.free")
     block = _block_of(a)
     if block is None:
         raise ValueError(f"weft.free: argument 'a' = {type(a).__name__} of "

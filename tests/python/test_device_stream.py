@@ -99,6 +99,30 @@ def test_put_on_stream_forms(me, left, right, form):
         wd.free(src)
 
 
+def test_default_stream_takes_the_stream_path(me):
+    """stream=0 (CuPy's null stream, torch's default stream) is the
+    device's default stream, not "no stream": the routine takes its
+    stream-ordered form, which refuses host memory, and moves device data
+    in stream order (the default stream is synchronised at the end)."""
+    n = 64
+    src = wd.array(pattern(me, n))
+    dst = wd.zeros(n, dtype="int64")
+    host = weft.zeros(n, dtype="int64")
+    try:
+        with pytest.raises(ValueError, match=r"weft\.put: argument 'target'"):
+            weft.put(host, src, me, stream=0)
+        with pytest.raises(ValueError, match=r"weft\.broadcast: argument"):
+            weft.broadcast(host, host, 0, stream=0)
+        weft.put(dst, src, me, stream=0)
+        weft.stream_synchronize(0)
+        assert (wd.to_numpy(dst) == pattern(me, n)).all()
+    finally:
+        weft.barrier_all()
+        weft.free(host)
+        wd.free(dst)
+        wd.free(src)
+
+
 def test_host_functions_run_in_order():
     order = []
     seen = []

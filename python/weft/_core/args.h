@@ -80,7 +80,9 @@ typedef struct rma_call {
     size_t nelems;    /* elements to move */
     int pe;
     shmem_ctx_t ctx;
-    void *stream;     /* non-NULL: the *_on_stream form */
+    void *stream;     /* the stream of the *_on_stream form */
+    int on_stream;    /* stream= given: the *_on_stream form (a NULL stream
+                       * is the default stream, not the host path) */
 } rma_call_t;
 
 /* Resolves slot[0..5] = (target, source, pe, size, ctx, stream): the

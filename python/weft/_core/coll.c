@@ -17,7 +17,9 @@ typedef struct coll_call {
     wpy_buf_t target, source;
     shmem_team_t team;
     int npes;         /* PEs of the team */
-    void *stream;     /* non-NULL: the *_on_stream form */
+    void *stream;     /* the stream of the *_on_stream form */
+    int on_stream;    /* stream= given: the *_on_stream form (a NULL stream
+                       * is the default stream, not the host path) */
     size_t size;      /* the size argument, or (size_t)-1 when not given */
 } coll_call_t;
 
@@ -35,12 +37,17 @@ static int coll_prepare(const char *routine, PyObject *target,
 {
     c->target.has_view = c->source.has_view = 0;
     c->stream = NULL;
+    c->on_stream = 0;
     c->size = (size_t)-1;
     if (wpy_check_live(routine) < 0 ||
         wpy_team_arg(team, routine, &c->team, &c->npes) < 0 ||
-        wpy_size_arg(size, routine, "size", &c->size) < 0 ||
-        (stream_obj && wpy_stream_arg(stream_obj, routine, &c->stream) < 0))
+        wpy_size_arg(size, routine, "size", &c->size) < 0)
         return -1;
+    if (stream_obj) {
+        c->on_stream = wpy_stream_arg(stream_obj, routine, &c->stream);
+        if (c->on_stream < 0)
+            return -1;
+    }
     if (wpy_buf_get(target, WPY_WRITE | WPY_SYMMETRIC, routine, "target",
                     &c->target) < 0)
         return -1;
@@ -56,7 +63,7 @@ static int coll_prepare(const char *routine, PyObject *target,
                      wpy_type_name(c->target.type));
         goto fail;
     }
-    if (c->stream &&
+    if (c->on_stream &&
         (wpy_stream_need_device(target, &c->target, 1, routine, "target") < 0 ||
          wpy_stream_need_device(source, &c->source, 1, routine, "source") < 0))
         goto fail;
@@ -236,7 +243,7 @@ static PyObject *py_broadcast(PyObject *m, PyObject *const *args,
         goto fail;
     }
     nbytes = size * c.target.itemsize;
-    if (c.stream) {
+    if (c.on_stream) {
         rc = shmemx_broadcastmem_on_stream(c.team, c.target.addr,
                                            c.source.addr, nbytes, (int)root,
                                            c.stream);
@@ -247,7 +254,7 @@ static PyObject *py_broadcast(PyObject *m, PyObject *const *args,
         Py_END_ALLOW_THREADS
     }
     coll_release(&c);
-    return coll_result(routine, c.stream ? "shmemx_broadcastmem_on_stream"
+    return coll_result(routine, c.on_stream ? "shmemx_broadcastmem_on_stream"
                                          : "shmem_broadcastmem",
                        rc);
 fail:
@@ -308,7 +315,7 @@ static PyObject *gather_call(const char *routine, enum gather_kind kind,
         goto fail;
     }
     nbytes = size * c.target.itemsize;
-    if (c.stream) {
+    if (c.on_stream) {
         if (kind == G_FCOLLECT) {
             cname = "shmemx_fcollectmem_on_stream";
             rc = shmemx_fcollectmem_on_stream(c.team, c.target.addr,
@@ -476,13 +483,13 @@ static PyObject *reduce_run(const char *routine, const char *cname, int op,
     if (coll_prepare(routine, slot[0], slot[1], slot[2], slot[3], slot[4],
                      &c) < 0)
         return NULL;
-    fn = c.stream ? wpy_reduce_stream_table[c.target.type][op]
+    fn = c.on_stream ? wpy_reduce_stream_table[c.target.type][op]
                   : wpy_reduce_table[c.target.type][op];
     if (!fn) {
         unsigned char have[WPY_NTYPES];
 
         for (t = 0; t < WPY_NTYPES; t++)
-            have[t] = (c.stream ? wpy_reduce_stream_table[t][op]
+            have[t] = (c.on_stream ? wpy_reduce_stream_table[t][op]
                                 : wpy_reduce_table[t][op]) != NULL;
         wpy_no_typed_routine(routine, "target", c.target.type, cname, have);
         goto fail;
@@ -502,7 +509,7 @@ static PyObject *reduce_run(const char *routine, const char *cname, int op,
     a.source = c.source.addr;
     a.nelems = size;
     a.stream = c.stream;
-    if (c.stream) {
+    if (c.on_stream) {
         rc = fn(&a);
     } else {
         Py_BEGIN_ALLOW_THREADS

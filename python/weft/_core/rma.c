@@ -35,6 +35,7 @@ int wpy_rma_prepare(const char *routine, PyObject *const *slot, int put,
     rs = wpy_stream_arg(slot[5], routine, &c->stream);
     if (rs < 0)
         return -1;
+    c->on_stream = rs;
     if (rs && slot[4] && slot[4] != Py_None) {
         PyErr_Format(PyExc_ValueError,
                      "%s: give 'ctx' or 'stream', not both (stream-ordered "
@@ -55,7 +56,7 @@ int wpy_rma_prepare(const char *routine, PyObject *const *slot, int put,
                      wpy_type_name(c->target.type));
         goto fail;
     }
-    if (c->stream &&
+    if (c->on_stream &&
         (wpy_stream_need_device(slot[0], &c->target, put, routine,
                                 "target") < 0 ||
          wpy_stream_need_device(slot[1], &c->source, !put, routine,
@@ -102,7 +103,7 @@ static PyObject *rma_call(const char *routine, enum rma_kind kind,
         wpy_rma_prepare(routine, slot, put, &c) < 0)
         return NULL;
     nbytes = c.nelems * c.target.itemsize;
-    if (c.stream) {
+    if (c.on_stream) {
         if (put)
             shmemx_putmem_on_stream(c.target.addr, c.source.addr, nbytes,
                                     c.pe, c.stream);

@@ -106,14 +106,14 @@ static PyObject *put_signal_call(const char *routine, int nbi,
         wpy_rma_release(&c);
         return NULL;
     }
-    if (c.stream &&
+    if (c.on_stream &&
         wpy_stream_need_device(slot[3], &sig, 1, routine, "sig_addr") < 0) {
         wpy_buf_release(&sig);
         wpy_rma_release(&c);
         return NULL;
     }
     nbytes = c.nelems * c.target.itemsize;
-    if (c.stream) {
+    if (c.on_stream) {
         shmemx_putmem_signal_on_stream(c.target.addr, c.source.addr, nbytes,
                                        (uint64_t *)sig.addr, signal, sig_op,
                                        c.pe, c.stream);
