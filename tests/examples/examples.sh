@@ -9,6 +9,12 @@
 #                              (python/python.mk; skipped, 77, without them)
 #   examples.sh oshcc          the three C examples built with tools/oshcc
 #                              as the README says, each run on 2 PEs
+#   examples.sh readme oshrun|mpirun.openmpi
+#                              the README's Usage line that starts with
+#                              that launcher, run as written (4 PEs), with
+#                              examples/hello.c as app.c built by the
+#                              README's oshcc line, and this build's tools
+#                              first on the PATH
 #
 # hello: one line "Hello from PE i of N (Weft, OpenSHMEM 1.6)" per PE;
 # ring: each PE's "PE i got 1000 longs from PE i-1: ok" and PE 0's summary;
@@ -94,5 +100,24 @@ oshcc)
         check "$prog" 2
     done
     ;;
-*) echo "usage: examples.sh c|python PROG N | oshcc"; exit 2 ;;
+readme)
+    launcher=$2
+    line=$(sed -n '/^## Usage/,/^## /p' "$S/README.md" | grep -m 1 "^$launcher .*\./app")
+    [ -n "$line" ] || fail "README.md's Usage has no line starting with $launcher and running ./app"
+    cmd=${line%%#*}
+    cmd=${cmd%"${cmd##*[![:space:]]}"} # without the comment and the blanks
+    command -v "$launcher" >/dev/null || [ "$launcher" = oshrun ] ||
+        skip "$launcher is not installed"
+    build=$(sed -n '/^## Usage/,/^## /p' "$S/README.md" | grep -m 1 '^oshcc .* app\.c$')
+    [ -n "$build" ] || fail "README.md's Usage has no line 'oshcc ... app.c'"
+    cp "$S/examples/hello.c" "$out/app.c"
+    (cd "$out" && PATH="$B/tools:$PATH" bash -c "$build") >"$out/stdout" 2>"$out/stderr" ||
+        fail "README: $build failed"
+    (cd "$out" && PATH="$B/tools:$PATH" timeout 120 bash -c "$cmd") \
+        >"$out/stdout" 2>"$out/stderr" </dev/null
+    rc=$?
+    echo "README: $build; $cmd"
+    check hello 4
+    ;;
+*) echo "usage: examples.sh c|python PROG N | oshcc | readme LAUNCHER"; exit 2 ;;
 esac
