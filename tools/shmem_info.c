@@ -104,6 +104,33 @@ static int fi_seen(const struct fi_info *head, const struct fi_info *cur)
     return 0;
 }
 
+/* The entry of list with the provider, domain and EP type of p, or NULL. */
+static const struct fi_info *fi_find(const struct fi_info *list,
+                                     const struct fi_info *p)
+{
+    for (; list; list = list->next) {
+        if (list->ep_attr->type == p->ep_attr->type &&
+            !strcmp(list->fabric_attr->prov_name, p->fabric_attr->prov_name) &&
+            !strcmp(list->domain_attr->name, p->domain_attr->name))
+            return list;
+    }
+    return NULL;
+}
+
+/* Whether p offers cap: "yes"; "asked" when only a query that asks for it
+ * gets it (p's entry in usable, the answer to Weft's query, has it);
+ * "no". */
+static const char *fi_cap_text(const struct fi_info *p, uint64_t cap,
+                               const struct fi_info *usable)
+{
+    const struct fi_info *u;
+
+    if (p->caps & cap)
+        return "yes";
+    u = fi_find(usable, p);
+    return u && (u->caps & cap) ? "asked" : "no";
+}
+
 static const char *fi_ep_name(enum fi_ep_type t)
 {
     switch (t) {
@@ -140,13 +167,23 @@ static const char *fi_engine(const struct fi_info *p)
     return (shmt_ofi_caps_of(p) & SHMT_CAP_ATOMICS_CPU) ? "cpu" : "nic";
 }
 
-/* engine: add the "atomics by" column (entries usable by Weft only). */
-static void print_fi_list(const struct fi_info *list, int engine)
+/*
+ * usable == NULL: the providers usable by Weft (list), which all offer
+ * FI_RMA and FI_ATOMIC (the query asks for both), so the one atomics column
+ * says who applies them at the target, as the ofi transport would declare
+ * (fi_engine), and a note below says what the values mean. Otherwise every
+ * provider (list) and whether each offers FI_RMA and FI_ATOMIC, "asked"
+ * where libfabric's answer to a query without hints leaves one out that
+ * Weft's query (usable) gets: tcp;ofi_rxm's atomics.
+ */
+static void print_fi_list(const struct fi_info *list,
+                          const struct fi_info *usable)
 {
+    int engine = usable == NULL, asked = 0;
     char modes[256], size[32];
 
-    printf("  %-20s %-5s %-20s %-16s %-3s %-7s %-12s %s%s\n", "provider", "ep",
-           "fabric", "domain", "rma", "atomics", "max_msg_size",
+    printf("  %-20s %-5s %-20s %-16s %s%-12s %s%s\n", "provider", "ep",
+           "fabric", "domain", engine ? "" : "rma   atomics ", "max_msg_size",
            engine ? "atomics-by " : "", "mr_mode");
     for (const struct fi_info *p = list; p; p = p->next) {
         int mr = p->domain_attr->mr_mode;
@@ -156,16 +193,37 @@ static void print_fi_list(const struct fi_info *list, int engine)
         if (!fi_tostr_r(modes, sizeof(modes), &mr, FI_TYPE_MR_MODE) ||
             !modes[0])
             snprintf(modes, sizeof(modes), "%s", mr ? "?" : "none");
-        printf("  %-20s %-5s %-20s %-16s %-3s %-7s %-12s ",
-               p->fabric_attr->prov_name, fi_ep_name(p->ep_attr->type),
-               p->fabric_attr->name, p->domain_attr->name,
-               (p->caps & FI_RMA) ? "yes" : "no",
-               (p->caps & FI_ATOMIC) ? "yes" : "no",
-               size_text(p->ep_attr->max_msg_size, size, sizeof(size)));
+        printf("  %-20s %-5s %-20s %-16s ", p->fabric_attr->prov_name,
+               fi_ep_name(p->ep_attr->type), p->fabric_attr->name,
+               p->domain_attr->name);
+        if (!engine) {
+            const char *rma = fi_cap_text(p, FI_RMA, usable);
+            const char *amo = fi_cap_text(p, FI_ATOMIC, usable);
+
+            asked |= !strcmp(rma, "asked") || !strcmp(amo, "asked");
+            printf("%-5s %-7s ", rma, amo);
+        }
+        printf("%-12s ", size_text(p->ep_attr->max_msg_size, size, sizeof(size)));
         if (engine)
             printf("%-10s ", fi_engine(p));
         printf("%s\n", modes);
     }
+    if (engine)
+        printf("  Atomics-by: who applies at the target the atomics Weft sends "
+               "through the provider.\n"
+               "  cpu: the provider's own code in the target process, with "
+               "the CPU's atomic\n"
+               "  instructions (software providers: shm, tcp, sockets, udp and "
+               "their ofi_rxm or\n"
+               "  ofi_rxd layers), so PEs that map the word may use CPU "
+               "atomics beside them; nic:\n"
+               "  the NIC, or a provider not known to be software "
+               "(transports/ofi/ofi_caps.c).\n"
+               "  SHMEM_OFI_ATOMICS=cpu|nic states it for a provider.\n");
+    if (asked)
+        printf("  Asked: left out of libfabric's answer to a query without "
+               "hints, offered to one\n"
+               "  that asks for it, as Weft's does (the table above).\n");
 }
 
 /* One line per transport: its name, its kind and the capabilities it
@@ -201,30 +259,29 @@ static void print_transports(void)
     }
 }
 
-/* Lists what fi_getinfo returns for hints (NULL: everything). */
-static void print_fi_query(const char *title, struct fi_info *hints, int engine)
+/* What fi_getinfo returns for hints (NULL: everything), or NULL after
+ * printing why there is nothing. */
+static struct fi_info *fi_query(struct fi_info *hints)
 {
     struct fi_info *list = NULL;
     int ret;
 
-    printf("\n%s\n", title);
     ret = fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), NULL, NULL,
                      0, hints, &list);
     if (ret == -FI_ENODATA || (ret == 0 && !list)) {
         printf("  none found\n");
-        return;
+        return NULL;
     }
     if (ret) {
         printf("  fi_getinfo failed: %s\n", fi_strerror(-ret));
-        return;
+        return NULL;
     }
-    print_fi_list(list, engine);
-    fi_freeinfo(list);
+    return list;
 }
 
 static void print_providers(void)
 {
-    struct fi_info *hints = fi_allocinfo();
+    struct fi_info *hints = fi_allocinfo(), *usable = NULL, *all;
 
     printf("\nlibfabric providers\n");
     print_fi_env();
@@ -240,10 +297,17 @@ static void print_providers(void)
     hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
                                   FI_MR_ALLOCATED | FI_MR_PROV_KEY |
                                   FI_MR_ENDPOINT;
-    print_fi_query("  Usable by Weft (FI_EP_RDM with FI_RMA | FI_ATOMIC):",
-                   hints, 1);
+    printf("\n  Usable by Weft (FI_EP_RDM with FI_RMA | FI_ATOMIC):\n");
+    usable = fi_query(hints);
+    if (usable)
+        print_fi_list(usable, NULL);
     fi_freeinfo(hints);
-    print_fi_query("  All providers and endpoint types:", NULL, 0);
+    printf("\n  All providers and endpoint types:\n");
+    all = fi_query(NULL);
+    if (all)
+        print_fi_list(all, usable ? usable : all);
+    fi_freeinfo(all);
+    fi_freeinfo(usable);
 }
 
 static int count_type(hwloc_topology_t topo, hwloc_obj_type_t type)

@@ -71,5 +71,20 @@ rows=$(SHMEM_OFI_ATOMICS=nic "$info" 2>&1 | usable)
 [ -n "$rows" ] && ! grep -Eq ' cpu +[A-Za-z_|]+$' <<<"$rows" ||
     fail "SHMEM_OFI_ATOMICS=nic still shows CPU atomics: $rows"
 
+# One atomics column per table that agrees with the other: the usable
+# providers (all with FI_ATOMIC) say who applies atomics, and in the table
+# of every provider none of them says "no" for atomics (libfabric leaves
+# FI_ATOMIC out of tcp;ofi_rxm's answer to a query without hints: "asked").
+out=$("$info" 2>&1)
+grep -A 1 'Usable by Weft' <<<"$out" | grep -q ' max_msg_size atomics-by mr_mode$' ||
+    fail "the usable providers' table has another atomics column than atomics-by"
+grep -q '^  Atomics-by: ' <<<"$out" || fail "no note on what atomics-by means"
+while read -r prov ep fabric domain _; do
+    row=$(sed -n '/All providers/,/^Topology/p' <<<"$out" |
+        awk -v p="$prov" -v e="$ep" -v d="$domain" '$1 == p && $2 == e && $4 == d' | head -n 1)
+    [ -z "$row" ] || ! awk '{ exit !($6 == "no") }' <<<"$row" ||
+        fail "$prov ($domain) is usable with atomics, yet listed without them: $row"
+done < <(usable <<<"$out")
+
 [ $fails = 0 ] && echo "shmem_info: all checks passed"
 [ $fails = 0 ]
