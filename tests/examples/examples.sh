@@ -4,9 +4,10 @@
 # S, B and OSHRUN set (tests/run-tests).
 #
 #   examples.sh c PROG N       examples/PROG (built by make) on N PEs
-#   examples.sh python PROG N  examples/python/PROG.py on N PEs, with the
-#                              Python and the package this build made
-#                              (python/python.mk; skipped, 77, without them)
+#   examples.sh python PROG N  the Python PROG of examples/python/ on N
+#                              PEs, with the Python and the package this
+#                              build made (python/python.mk; skipped, 77,
+#                              without them)
 #   examples.sh oshcc          the three C examples built with tools/oshcc
 #                              as the README says, each run on 2 PEs
 #   examples.sh readme oshrun|mpirun.openmpi
