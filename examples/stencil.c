@@ -52,7 +52,7 @@ static void my_slice(long cells, int me, int npes, long *first, long *n)
 
 static double initial(long cell, long cells)
 {
-    return 0.5 + 0.5 * sin(6.283185307179586 * cell / cells);
+    return 0.5 + 0.5 * sin(6.283185307179586 * (double)cell / (double)cells);
 }
 
 /* One step of cells [0, n) into next; left and right are the cells
@@ -71,8 +71,8 @@ static void step(const double *u, double *next, long n, double left,
 /* The whole rod computed by this process alone, for checking. */
 static double *serial(long cells, int steps)
 {
-    double *u = malloc(cells * sizeof(double));
-    double *next = malloc(cells * sizeof(double));
+    double *u = malloc((size_t)cells * sizeof(double));
+    double *next = malloc((size_t)cells * sizeof(double));
 
     if (u == NULL || next == NULL)
         return NULL;
@@ -107,8 +107,8 @@ int main(int argc, char **argv)
         return 2;
     }
     my_slice(cells, me, npes, &first, &n);
-    double *u = malloc(n * sizeof(double));
-    double *next = malloc(n * sizeof(double));
+    double *u = malloc((size_t)n * sizeof(double));
+    double *next = malloc((size_t)n * sizeof(double));
     if (u == NULL || next == NULL) {
         fprintf(stderr, "PE %d: out of memory\n", me);
         shmem_global_exit(1);
