@@ -1,6 +1,9 @@
 """hello: every PE says which one it is.
 
-    oshrun -n 4 python3 hello.py
+    oshrun -n 4 /usr/bin/python3 hello.py
+
+(with a Python that has NumPy and the weft package: on Debian, Debian's
+own /usr/bin/python3; the end of ./configure's output names it)
 
 Importing weft starts the library on every PE, and it is finalized when
 the interpreter exits. Each PE prints one line; the lines of different

@@ -1,7 +1,10 @@
 """ring: every PE puts a message into the next PE's memory, and checks the
 one that its previous PE put into its own.
 
-    oshrun -n 4 python3 ring.py
+    oshrun -n 4 /usr/bin/python3 ring.py
+
+(with a Python that has NumPy and the weft package: on Debian, Debian's
+own /usr/bin/python3; the end of ./configure's output names it)
 
 What it shows:
   - symmetric arrays: weft.zeros is a collective call that gives every PE

@@ -2,7 +2,10 @@
 exchange by put-with-signal; checked against the same computation done by
 one process.
 
-    oshrun -n 4 python3 stencil.py [CELLS [STEPS]]
+    oshrun -n 4 /usr/bin/python3 stencil.py [CELLS [STEPS]]
+
+(with a Python that has NumPy and the weft package: on Debian, Debian's
+own /usr/bin/python3; the end of ./configure's output names it)
 
 The rod has CELLS cells (default 4000) whose ends are held at fixed
 temperatures. Each step, every cell takes a weighted mean of itself and
