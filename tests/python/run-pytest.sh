@@ -8,9 +8,11 @@
 # every PE runs the same tests in the same order and their collectives
 # match. The case fails when any PE fails: the launcher stops the others
 # and exits with that PE's status. LAUNCHER is oshrun (the default: Weft's,
-# $OSHRUN, with --tag-output) or mpirun (Open MPI's mpirun.openmpi, whose
-# PMIx server both libraries join: for the programs that use mpi4py and
-# weft in one job; skipped where it or mpi4py is missing).
+# $OSHRUN, with --tag-output), or for the programs that use mpi4py and
+# weft in one job a launcher whose PMIx server both libraries join: mpirun
+# (Open MPI's mpirun.openmpi) or srun (srun --mpi=pmix on the one-node test
+# Slurm, tests/launch/slurm-test.sh); skipped where it or mpi4py is
+# missing.
 #
 # PYTHON is the interpreter configure chose, named in python/build/python
 # of the build directory, and the package is python/build/tree/lib (both
@@ -23,7 +25,7 @@ OSHRUN=${OSHRUN:-$B/tools/oshrun}
 export FI_TCP_IFACE=${FI_TCP_IFACE:-lo} FI_SOCKETS_IFACE=${FI_SOCKETS_IFACE:-lo}
 
 skip() { echo "skipped: $*"; exit 77; }
-[ $# -ge 2 ] || { echo "usage: $0 N FILE [oshrun|mpirun]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 N FILE [oshrun|mpirun|srun]" >&2; exit 2; }
 n=$1 file=$S/tests/python/$2 launcher=${3:-oshrun}
 [ -f "$file" ] || { echo "run-pytest: $file does not exist" >&2; exit 2; }
 
@@ -50,6 +52,14 @@ mpirun)
     # environment to the processes it starts on this node.
     exec mpirun.openmpi --allow-run-as-root --oversubscribe --tag-output \
         -np "$n" "${pytest[@]}" ;;
+srun)
+    "$python" -c "import mpi4py" 2>/dev/null ||
+        skip "$python has no mpi4py (Debian: python3-mpi4py)"
+    out=$(mktemp -d "${TMPDIR:-/tmp}/weft-py-srun.XXXXXX")
+    . "$S/tests/launch/slurm-test.sh"
+    trap 'slurm_down; rm -rf "$out"' EXIT
+    slurm_up "$out"
+    timeout 120 srun --mpi=pmix -K -n "$n" "${pytest[@]}" ;;
 *)
     echo "run-pytest: unknown launcher $launcher" >&2; exit 2 ;;
 esac
