@@ -37,9 +37,8 @@ def main():
         import numpy
     except ImportError:
         return "bad no NumPy (Debian: python3-numpy)"
-    try:
-        import setuptools  # noqa: F401  (python/setup.py needs it)
-    except ImportError:
+    import importlib.util
+    if importlib.util.find_spec("setuptools") is None:  # (python/setup.py)
         return "bad no setuptools (Debian: python3-setuptools)"
     import sysconfig
     inc = sysconfig.get_paths()["include"]

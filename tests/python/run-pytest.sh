@@ -56,6 +56,7 @@ srun)
     "$python" -c "import mpi4py" 2>/dev/null ||
         skip "$python has no mpi4py (Debian: python3-mpi4py)"
     out=$(mktemp -d "${TMPDIR:-/tmp}/weft-py-srun.XXXXXX")
+    # shellcheck source=tests/launch/slurm-test.sh
     . "$S/tests/launch/slurm-test.sh"
     trap 'slurm_down; rm -rf "$out"' EXIT
     slurm_up "$out"
