@@ -30,6 +30,8 @@ ALLOWED = {
     "stddef.h": "system header", "unistd.h": "system header",
     "math.h": "system header",
     "app.c": "the user's program in examples",
+    "prog.py": "the user's Python program in docs/python.md",
+    "Python.h": "CPython's header, which the Python package compiles against",
     "job.sh": "the user's job script in examples",
     "parent.h": "a header a test writes into its temporary folder",
     "weft-a.c": "a shared-memory name a test makes up, not a file",
