@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -98,13 +99,72 @@ static void detect_launcher(shmi_boot_info_t *info)
     snprintf(info->launcher, sizeof(info->launcher), "%s", name);
 }
 
+/* The value of NAME in the environment the process was started with
+ * (/proc/self/environ, which a library's later setenv does not change),
+ * copied to buf; NULL when it had none or the file cannot be read. */
+static const char *start_env(const char *name, char *buf, size_t size)
+{
+    static char env[65536];
+    static ssize_t len = -2;
+    size_t n = strlen(name);
+    ssize_t i;
+
+    if (len == -2) {
+        int fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+        len = fd < 0 ? -1 : read(fd, env, sizeof(env) - 1);
+        if (fd >= 0)
+            close(fd);
+    }
+    for (i = 0; i < len; i += (ssize_t)strlen(env + i) + 1)
+        if (strncmp(env + i, name, n) == 0 && env[i + (ssize_t)n] == '=') {
+            snprintf(buf, size, "%s", env + i + n + 1);
+            return buf;
+        }
+    return NULL;
+}
+
+/*
+ * PMIx_Init succeeds in a process where another library initialised PMIx
+ * first, and then returns that library's job: Open MPI's MPI_Init (an
+ * mpi4py import) under a launcher it does not know, such as oshrun, makes
+ * itself a singleton (and points PMIX_NAMESPACE and PMIX_RANK at it), and
+ * this PE would then run alone, as PE 0 of 1, beside its job's other PEs.
+ * The environment the launcher started the process with says which job
+ * and rank it started it as.
+ */
+static int joined_the_launchers_job(void)
+{
+    char nspace[PMIX_MAX_NSLEN + 1], rank[32];
+    unsigned long r;
+    char *end;
+
+    if (!start_env("PMIX_NAMESPACE", nspace, sizeof(nspace)) ||
+        !start_env("PMIX_RANK", rank, sizeof(rank)))
+        return 0;
+    r = strtoul(rank, &end, 10);
+    if (strcmp(nspace, shmi_boot_pmix.me.nspace) == 0 &&
+        (*end != '\0' || r == (unsigned long)shmi_boot_pmix.me.rank))
+        return 0;
+    SHMI_LOG(SHMI_LOG_ERROR, "boot",
+             "PMIx_Init: the launcher started this PE as rank %s of job %s, "
+             "but PMIx answers as rank %u of job %s: another library of "
+             "this process initialised PMIx first and is not part of that "
+             "job (MPI initialised before Weft under oshrun, e.g. mpi4py "
+             "imported before weft); start programs that use MPI and Weft "
+             "together with Open MPI's mpirun or srun --mpi=pmix "
+             "(docs/python.md)",
+             rank, nspace, (unsigned)shmi_boot_pmix.me.rank,
+             shmi_boot_pmix.me.nspace);
+    return SHMI_EIO;
+}
+
 static int connect_pmix(void)
 {
     pmix_status_t rc = PMIx_Init(&shmi_boot_pmix.me, NULL, 0);
 
     if (rc == PMIX_SUCCESS) {
         shmi_boot_pmix.connected = 1;
-        return 0;
+        return joined_the_launchers_job();
     }
     if (rc != PMIX_ERR_UNREACH) {
         SHMI_LOG(SHMI_LOG_ERROR, "boot", "PMIx_Init failed: %s",
