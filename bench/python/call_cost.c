@@ -5,6 +5,10 @@
  *
  *   put        shmem_putmem, 8 bytes to PE 1 (PE 0 times; the others
  *              wait in the next barrier)
+ *   put_signal shmem_putmem_signal, 8 bytes and a signal set on PE 1 (PE 0)
+ *   signal_wait_until  shmem_signal_wait_until on a signal of PE 0 that
+ *              already satisfies the comparison (PE 0): the cost of the
+ *              call alone, without the wait
  *   fetch_add  shmem_int64_atomic_fetch_add on a word of PE 1 (PE 0)
  *   barrier    shmem_barrier_all (every PE)
  *   reduce     shmem_int64_sum_reduce of one element on the world team
@@ -43,10 +47,18 @@ static int cc_cmp(const void *a, const void *b)
 typedef struct cc_bufs {
     int64_t *word; /* symmetric: target of put and fetch_add */
     int64_t *red;  /* symmetric: [0] reduce source, [1] reduce result */
+    uint64_t *sig; /* symmetric: the signal of put_signal and the wait */
     int64_t local; /* private: the source of put */
 } cc_bufs_t;
 
-enum cc_op { CC_PUT, CC_FETCH_ADD, CC_BARRIER, CC_REDUCE };
+enum cc_op {
+    CC_PUT,
+    CC_PUT_SIGNAL,
+    CC_SIGNAL_WAIT,
+    CC_FETCH_ADD,
+    CC_BARRIER,
+    CC_REDUCE
+};
 
 static void cc_batch(enum cc_op op, cc_bufs_t *b, long n)
 {
@@ -54,6 +66,13 @@ static void cc_batch(enum cc_op op, cc_bufs_t *b, long n)
         switch (op) {
         case CC_PUT:
             shmem_putmem(b->word, &b->local, 8, 1);
+            break;
+        case CC_PUT_SIGNAL:
+            shmem_putmem_signal(b->word, &b->local, 8, b->sig, 1,
+                                SHMEM_SIGNAL_SET, 1);
+            break;
+        case CC_SIGNAL_WAIT:
+            cc_sink += (int64_t)shmem_signal_wait_until(b->sig, SHMEM_CMP_GE, 0);
             break;
         case CC_FETCH_ADD:
             cc_sink += shmem_int64_atomic_fetch_add(b->word, 1, 1);
@@ -119,8 +138,9 @@ int main(int argc, char **argv)
     }
     b.word = shmem_calloc(1, sizeof(int64_t));
     b.red = shmem_calloc(2, sizeof(int64_t));
+    b.sig = shmem_calloc(1, sizeof(uint64_t));
     ns = malloc((size_t)batches * sizeof(*ns));
-    if (!b.word || !b.red || !ns) {
+    if (!b.word || !b.red || !b.sig || !ns) {
         fprintf(stderr, "call_cost: out of memory\n");
         shmem_global_exit(1);
     }
@@ -129,10 +149,13 @@ int main(int argc, char **argv)
         printf("# call_cost npes=%d iters=%ld batches=%d\n", shmem_n_pes(),
                iters, batches);
     cc_time("put", CC_PUT, &b, iters, batches, ns);
+    cc_time("put_signal", CC_PUT_SIGNAL, &b, iters, batches, ns);
+    cc_time("signal_wait_until", CC_SIGNAL_WAIT, &b, iters, batches, ns);
     cc_time("fetch_add", CC_FETCH_ADD, &b, iters, batches, ns);
     cc_time("barrier", CC_BARRIER, &b, iters, batches, ns);
     cc_time("reduce", CC_REDUCE, &b, iters, batches, ns);
     free(ns);
+    shmem_free(b.sig);
     shmem_free(b.red);
     shmem_free(b.word);
     shmem_finalize();

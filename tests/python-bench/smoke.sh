@@ -91,7 +91,7 @@ bench_programs() {
     out=$("$OSHRUN" -n 2 "$python" "$bench/pingpong_shmem.py" "${few[@]}" --mode put 2>&1)
     rows py_put_wait_pingpong 14 "$out"
     out=$("$OSHRUN" -n 2 "$python" "$bench/call_cost.py" --iters 20 --batches 3 2>&1)
-    for f in put fetch_add barrier reduce; do
+    for f in put put_signal signal_wait_until fetch_add barrier reduce; do
         grep -Eq "^$f,[0-9.]+,[0-9.]+$" <<<"$out" || fail "call_cost.py: no line for $f"
     done
     if command -v mpirun.openmpi >/dev/null && "$python" -c "import mpi4py" 2>/dev/null; then
