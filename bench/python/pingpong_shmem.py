@@ -22,46 +22,41 @@ import weft as shmem
 import bench_opts
 
 
-def signal_legs(buf, sig):
-    """The two legs of a put_signal round (PE 0's send, PE 1's echo)."""
+def signal_rounds(n, view, sig, seq, me):
+    """n put_signal rounds from sequence number seq + 1; the calls are in
+    the loop itself, as pingpong_mpi.py's Send and Recv are."""
     put_signal, wait = shmem.put_signal, shmem.signal_wait_until
     SET, GE = shmem.SIGNAL_SET, shmem.CMP_GE
-
-    def ping(view, seq):
-        put_signal(view, view, 1, sig, seq, SET)
-        wait(sig, GE, seq)
-
-    def pong(view, seq):
-        wait(sig, GE, seq)
-        put_signal(view, view, 0, sig, seq, SET)
-
-    return ping, pong
+    if me == 0:
+        for seq in range(seq + 1, seq + n + 1):
+            put_signal(view, view, 1, sig, seq, SET)
+            wait(sig, GE, seq)
+    else:
+        for seq in range(seq + 1, seq + n + 1):
+            wait(sig, GE, seq)
+            put_signal(view, view, 0, sig, seq, SET)
 
 
-def put_legs(buf, flag):
-    """The two legs of a put + fence + atomic_set round."""
+def put_rounds(n, view, flag, seq, me):
+    """n put + fence + atomic_set rounds from sequence number seq + 1."""
     put, fence, aset, wait = shmem.put, shmem.fence, shmem.atomic_set, shmem.wait_until
     GE = shmem.CMP_GE
-
-    def ping(view, seq):
-        put(view, view, 1)
-        fence()
-        aset(flag, seq, 1)
-        wait(flag, GE, seq)
-
-    def pong(view, seq):
-        wait(flag, GE, seq)
-        put(view, view, 0)
-        fence()
-        aset(flag, seq, 0)
-
-    return ping, pong
+    if me == 0:
+        for seq in range(seq + 1, seq + n + 1):
+            put(view, view, 1)
+            fence()
+            aset(flag, seq, 1)
+            wait(flag, GE, seq)
+    else:
+        for seq in range(seq + 1, seq + n + 1):
+            wait(flag, GE, seq)
+            put(view, view, 0)
+            fence()
+            aset(flag, seq, 0)
 
 
-def pingpong(o, name, legs, buf):
+def pingpong(o, name, rounds, buf, word):
     me = shmem.my_pe()
-    ping, pong = legs
-    leg = ping if me == 0 else pong
     seq = 0
     bench_opts.header(o, name, "us")
     for size in bench_opts.sizes(o):
@@ -70,14 +65,12 @@ def pingpong(o, name, legs, buf):
         shmem.barrier_all()
         if me > 1:
             continue
-        for _ in range(o.warmup):
-            seq += 1
-            leg(view, seq)
+        rounds(o.warmup, view, word, seq, me)
+        seq += o.warmup
         t = time.perf_counter()
-        for _ in range(n):
-            seq += 1
-            leg(view, seq)
+        rounds(n, view, word, seq, me)
         t = time.perf_counter() - t
+        seq += n
         if me == 0:
             bench_opts.row(o, name, "us", size, 1e6 * t / (2.0 * n))
 
@@ -96,12 +89,12 @@ def main():
     buf = shmem.full(o.max, 1, dtype=np.uint8)
     if o.mode == "signal":
         sig = shmem.new_signal()
-        pingpong(o, "py_put_signal_pingpong", signal_legs(buf, sig), buf)
+        pingpong(o, "py_put_signal_pingpong", signal_rounds, buf, sig)
         shmem.barrier_all()
         shmem.del_signal(sig)
     else:
         flag = shmem.zeros(1, dtype=np.int64)
-        pingpong(o, "py_put_wait_pingpong", put_legs(buf, flag), buf)
+        pingpong(o, "py_put_wait_pingpong", put_rounds, buf, flag)
         shmem.barrier_all()
         shmem.free(flag)
     shmem.free(buf)
