@@ -8,7 +8,8 @@ dist_noinst_SCRIPTS += bench/python/compare
 EXTRA_DIST += bench/python/bench_opts.py bench/python/call_cost.c \
 	bench/python/call_cost.py bench/python/pingpong_mpi.py \
 	bench/python/pingpong_shmem.py \
-	prk/python/prk_py.py prk/python/stencil_core.py \
+	prk/python/prk_py.py prk/python/comm_shmem.py prk/python/comm_mpi.py \
+	prk/python/stencil_core.py \
 	prk/python/stencil_shmem.py prk/python/stencil_mpi.py \
 	prk/python/transpose_core.py prk/python/transpose_shmem.py \
 	prk/python/transpose_mpi.py prk/python/p2p_core.py \

@@ -22,34 +22,8 @@ import numpy as np
 import weft as shmem
 
 import prk_py
+from comm_shmem import Comm
 from p2p_core import P2P
-
-
-class Comm:
-    """The collectives the shared code needs, on OpenSHMEM."""
-    model = "Python OpenSHMEM"
-
-    def __init__(self):
-        self.rank, self.size = shmem.my_pe(), shmem.n_pes()
-        self.ired = shmem.zeros(2, dtype=np.int32)
-        self.dred = shmem.zeros(2, dtype=np.float64)
-
-    def barrier(self):
-        shmem.barrier_all()
-
-    def _reduce(self, buf, value, op):
-        buf[0] = value
-        shmem.reduce(buf[1:2], buf[0:1], op)
-        return buf[1].item()
-
-    def max_int(self, value):
-        return self._reduce(self.ired, value, "max")
-
-    def max_double(self, value):
-        return self._reduce(self.dred, value, "max")
-
-    def sum_double(self, value):
-        return self._reduce(self.dred, value, "sum")
 
 
 class Wavefront:

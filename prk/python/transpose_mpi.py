@@ -15,28 +15,8 @@ import numpy as np
 from mpi4py import MPI
 
 import prk_py
+from comm_mpi import Comm
 from transpose_core import Transpose
-
-
-class Comm:
-    """The collectives the shared code needs, on MPI."""
-    model = "Python MPI"
-
-    def __init__(self):
-        self.c = MPI.COMM_WORLD
-        self.rank, self.size = self.c.Get_rank(), self.c.Get_size()
-
-    def barrier(self):
-        self.c.Barrier()
-
-    def max_int(self, value):
-        return self.c.allreduce(int(value), op=MPI.MAX)
-
-    def max_double(self, value):
-        return self.c.allreduce(float(value), op=MPI.MAX)
-
-    def sum_double(self, value):
-        return self.c.allreduce(float(value), op=MPI.SUM)
 
 
 class Exchange:
