@@ -59,6 +59,10 @@ SHMI_ENV(AMO_ENGINE, CHOICE, "auto", "transport",
          "auto|cpu|fabric: who applies atomics on words mapped here when libfabric is in use (auto: CPU atomics unless the transport declares NIC atomics, see SHMEM_OFI_ATOMICS; cpu is refused then, as it would put two engines on one word)")
 SHMI_ENV(LOCAL_OFF_PES, STRING, "", "transport",
          "For tests: comma list of PEs that reach all others through libfabric (as with SHMEM_LOCAL=0) while the rest keep load/store")
+SHMI_ENV(WATCHDOG, INT, "300", "report",
+         "Seconds a PE may stay blocked in one wait (a collective, shmem_wait_until and friends, a lock, a stream wait at shmem_finalize) before it prints, once per wait, the routine it is blocked in, its team, the collective's number and the PEs it waits for (0: off); the job goes on unless SHMEM_WATCHDOG_ABORT=1")
+SHMI_ENV(WATCHDOG_ABORT, BOOL, "0", "report",
+         "When the watchdog (SHMEM_WATCHDOG) reports a blocked PE, end the job (status 1) instead of going on waiting")
 SHMI_ENV(BARRIER_ALGORITHM, CHOICE, "auto", "collectives",
          "auto|dissemination|flat|twolevel: barrier and sync algorithm (flat: all PEs signal team PE 0, which releases them; twolevel: a flat step in each node, dissemination among node leaders; auto: twolevel when the team spans several nodes, else dissemination)")
 SHMI_ENV(BCAST_ALGORITHM, CHOICE, "auto", "collectives",
