@@ -22,6 +22,7 @@
 #include "core/kernel/kernel.h"
 #include "core/stream/stream.h"
 #include "core/team/team.h"
+#include "core/watchdog.h"
 #include "services/env.h"
 #include "services/error.h"
 #include "shmem.h"
@@ -97,6 +98,8 @@ static void start(const char *routine, int thread_level)
     int ret;
 
     ret = shmi_env_load(err, sizeof(err));
+    if (ret == 0)
+        ret = shmi_watchdog_init(err, sizeof(err));
     if (ret)
         early_fatal(__LINE__, __func__, routine,
                     err[0] ? err : shmi_strerror(ret));

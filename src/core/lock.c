@@ -21,12 +21,14 @@
  * list: programs hold few locks at once), and shmem_clear_lock of a lock
  * not in it, or shmem_set_lock of one already in it (which would wait for
  * itself), ends the job with a message. A PE waiting for the hand-over from
- * a predecessor that has finalized ends the job too (src/core/coll/watch.h).
+ * a predecessor that has finalized ends the job too (src/core/coll/watch.h);
+ * one that waits SHMEM_WATCHDOG seconds reports it (src/core/watchdog.h).
  */
 #include "config.h"
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -37,6 +39,7 @@
 #include "core/init.h"
 #include "core/segment.h"
 #include "core/state.h"
+#include "core/watchdog.h"
 #include "services/backoff.h"
 #include "services/error.h"
 
@@ -161,8 +164,42 @@ static void shmi_lock_watch(const char *routine, const long *lock, int from,
                routine, shmi_my_pe_fast(), (const void *)lock, from);
 }
 
+/* What a blocked lock wait says (watchdog.h). */
+typedef struct shmi_lock_say {
+    const char *routine;
+    const long *lock;
+    int from; /* as for shmi_lock_wait_local */
+} shmi_lock_say_t;
+
+static void shmi_lock_wait_say(const void *arg, char *buf, size_t len)
+{
+    const shmi_lock_say_t *s = arg;
+
+    if (s->from == shmi_my_pe_fast())
+        snprintf(buf, len,
+                 "%s on lock %p, waiting for the PE that queued for the lock "
+                 "behind it (any PE may: one in shmem_set_lock) to link "
+                 "itself",
+                 s->routine, (const void *)s->lock);
+    else
+        snprintf(buf, len,
+                 "%s on lock %p, waiting for PE %d, ahead of it in the "
+                 "lock's queue, to hand the lock over (PE %d holds the lock, "
+                 "or waits for it too)",
+                 s->routine, (const void *)s->lock, s->from, s->from);
+}
+
+/* shmi_watchdog_due for shmi_lock_wait_local, on its slow path only. */
+static int shmi_lock_due(shmi_backoff_t *b, const char *routine,
+                         const long *lock, int from)
+{
+    shmi_lock_say_t s = {routine, lock, from};
+
+    return shmi_watchdog_due(b, shmi_lock_wait_say, &s);
+}
+
 /* Waits until (node & mask) != 0 in this PE's own memory, backing off;
- * from is the world PE that will set it. */
+ * from is the world PE that will set it (this PE itself when any PE may). */
 static int32_t shmi_lock_wait_local(const char *routine, const long *lock,
                                     volatile int32_t *node, int32_t mask,
                                     int from)
@@ -172,7 +209,8 @@ static int32_t shmi_lock_wait_local(const char *routine, const long *lock,
 
     shmi_backoff_init(&b);
     while (!shmi_lock_wait_done(&w)) {
-        if (b.polls > shmi_backoff_spin_now() && shmi_watch_due(&b))
+        if (b.polls > shmi_backoff_spin_now() &&
+            shmi_lock_due(&b, routine, lock, from))
             shmi_lock_watch(routine, lock, from, &w);
         shmi_backoff_wait(&b);
     }

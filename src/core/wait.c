@@ -12,8 +12,10 @@
 
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -23,6 +25,7 @@
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/init.h"
+#include "core/watchdog.h"
 #include "services/backoff.h"
 #include "services/env.h"
 
@@ -212,6 +215,59 @@ static int shmi_wait_satisfied(const shmi_wreq_t *r)
     return all;
 }
 
+/* The condition's operator as C writes it. */
+static const char *shmi_cmp_text(int cmp)
+{
+    switch (cmp) {
+    case SHMEM_CMP_EQ: return "==";
+    case SHMEM_CMP_NE: return "!=";
+    case SHMEM_CMP_GT: return ">";
+    case SHMEM_CMP_GE: return ">=";
+    case SHMEM_CMP_LT: return "<";
+    default: return "<=";
+    }
+}
+
+static void shmi_wval_text(shmi_wval_t v, char *buf, size_t len)
+{
+    if (v.is_signed)
+        snprintf(buf, len, "%" PRId64, v.v.s);
+    else
+        snprintf(buf, len, "%" PRIu64, v.v.u);
+}
+
+/* What a blocked wait says (watchdog.h): the address, the condition and,
+ * for one word, its value now. Words are set by puts and atomics from any
+ * PE, so no PE in particular is awaited. */
+static void shmi_wait_say(const void *arg, char *buf, size_t len)
+{
+    static const char *const which[] = {"", "all", "any", "some"};
+    const shmi_wreq_t *r = arg;
+    char want[32], now[32];
+
+    shmi_wval_text(shmi_wait_load(r->dt, r->values, 0), want, sizeof(want));
+    if (r->kind == SHMI_WAIT_ONE) {
+        shmi_wval_text(r->dev ? shmi_wait_load_device(r, r->ivars)
+                              : shmi_wait_load(r->dt, r->ivars, 1),
+                       now, sizeof(now));
+        snprintf(buf, len,
+                 "%s on ivars %p (until *ivars %s %s; it is %s now), which "
+                 "any PE may satisfy",
+                 r->routine, (const void *)r->ivars, shmi_cmp_text(r->cmp),
+                 want, now);
+        return;
+    }
+    if (r->vstride)
+        snprintf(want, sizeof(want), "values[i]");
+    snprintf(buf, len,
+             "%s on ivars %p (until %s of its %zu elements%s satisfy "
+             "ivars[i] %s %s), which any PE may satisfy",
+             r->routine, (const void *)r->ivars,
+             which[r->kind < 4 ? r->kind : 0], r->nelems,
+             r->status ? " not masked by status" : "", shmi_cmp_text(r->cmp),
+             want);
+}
+
 /*
  * Called now and then from the slow path of a blocking wait: when every
  * other PE has finalized, nothing can change this PE's ivars any more (a
@@ -221,7 +277,8 @@ static int shmi_wait_satisfied(const shmi_wreq_t *r)
  */
 static void shmi_wait_watch(const shmi_wreq_t *r, shmi_backoff_t *b)
 {
-    if (b->polls <= shmi_backoff_spin_now() || !shmi_watch_due(b) ||
+    if (b->polls <= shmi_backoff_spin_now() ||
+        !shmi_watchdog_due(b, shmi_wait_say, r) ||
         shmi_state.thread_level == SHMEM_THREAD_MULTIPLE ||
         !shmi_watch_all_others_finalized() || shmi_wait_satisfied(r))
         return;

@@ -15,6 +15,7 @@
 #include "core/heap/device_heap.h"
 #include "core/heap/heap.h"
 #include "core/route.h"
+#include "core/watchdog.h"
 #include "services/backoff.h"
 #include "services/env.h"
 #include "services/error.h"
@@ -195,8 +196,9 @@ static int shmi_coll_wait_done(const void *arg)
  * Waits until *flag >= want. Past spinning, the loop looks at its peers
  * now and then (watch.h), so that a wait for a PE that has finalized, or
  * (SHMEM_DEBUG=1) a PE in another collective call, ends the job with a
- * message instead of hanging. The flags are host memory (the slots are in
- * the host heap; pSync is checked by shmi_coll_check_psync).
+ * message instead of hanging, and the watchdog times it (watchdog.h: a
+ * report after SHMEM_WATCHDOG seconds). The flags are host memory (the
+ * slots are in the host heap; pSync is checked by shmi_coll_check_psync).
  */
 static void shmi_coll_wait(const volatile uint64_t *flag, uint64_t want,
                            int from)
@@ -206,7 +208,9 @@ static void shmi_coll_wait(const volatile uint64_t *flag, uint64_t want,
 
     shmi_backoff_init(&b);
     while (!shmi_coll_wait_done(&w)) {
-        if (b.polls > shmi_backoff_spin_now() && shmi_watch_due(&b))
+        if (b.polls > shmi_backoff_spin_now() &&
+            shmi_watchdog_due(&b, shmi_watchdog_say_coll,
+                              (const void *)(intptr_t)from))
             shmi_coll_watch(from, shmi_coll_wait_done, &w);
         shmi_backoff_wait(&b);
     }

@@ -58,6 +58,8 @@ typedef struct shmi_coll_cur {
     const char *routine;
     struct shmem_impl_team *team;
     uint64_t seq; /* its number on team's slot; 0 when not recorded */
+    uint64_t call; /* its number on team's slot, counted always (the
+                      watchdog names it, src/core/watchdog.h); 0: none */
     int depth;    /* nesting of shmi_coll_enter */
 } shmi_coll_cur_t;
 static _Thread_local shmi_coll_cur_t shmi_coll_cur;
@@ -214,10 +216,13 @@ void shmi_coll_enter(const char *routine, struct shmem_impl_team *t)
     cur->routine = routine;
     cur->team = t;
     cur->seq = 0;
-    if (!shmi_env.DEBUG || t == NULL || shmi_watch_rec == NULL ||
-        t->slot == SHMI_TEAM_SLOT_ACTIVE_SET)
+    cur->call = 0;
+    if (t == NULL || t->slot == SHMI_TEAM_SLOT_ACTIVE_SET)
         return;
-    cur->seq = ++shmi_watch_calls[t->slot];
+    cur->call = ++shmi_watch_calls[t->slot];
+    if (!shmi_env.DEBUG || shmi_watch_rec == NULL)
+        return;
+    cur->seq = cur->call;
     shmi_watch_record(t->slot, cur->seq, routine);
 }
 
@@ -232,6 +237,7 @@ void shmi_coll_leave(void)
     cur->routine = NULL;
     cur->team = NULL;
     cur->seq = 0;
+    cur->call = 0;
 }
 
 void shmi_coll_compare_now(void)
@@ -382,4 +388,22 @@ int shmi_watch_exit_wait(void)
     }
     free(peers);
     return ret;
+}
+
+/* ---- for the watchdog (src/core/watchdog.h) ---------------------------------- */
+
+const struct shmem_impl_team *shmi_coll_cur_team(void)
+{
+    return shmi_coll_cur.team;
+}
+
+const char *shmi_coll_team_name(void)
+{
+    return shmi_coll_cur.team ? shmi_watch_team_name(shmi_coll_cur.team)
+                              : NULL;
+}
+
+uint64_t shmi_coll_call(void)
+{
+    return shmi_coll_cur.call;
 }

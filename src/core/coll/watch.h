@@ -113,4 +113,13 @@ const char *shmi_coll_routine(void);
  */
 void shmi_coll_watch(int from, int (*satisfied)(const void *), const void *arg);
 
+/* The calling thread's current collective, for the watchdog's report
+ * (src/core/watchdog.c): its team (NULL for an active set or outside a
+ * collective), the team's name as messages give it ("SHMEM_TEAM_WORLD", or
+ * NULL), and the call's number on the team, counted with or without
+ * SHMEM_DEBUG (0 when not numbered). */
+const struct shmem_impl_team *shmi_coll_cur_team(void);
+const char *shmi_coll_team_name(void);
+uint64_t shmi_coll_call(void);
+
 #endif /* SHMI_COLL_WATCH_H */
