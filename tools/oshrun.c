@@ -23,9 +23,21 @@
 
 const char *oshrun_sig_name(int sig)
 {
+    static char rt[16]; /* the main loop's thread only */
     const char *abbr = sigabbrev_np(sig);
 
-    return abbr ? abbr : "?";
+    if (abbr)
+        return abbr;
+    if (sig < SIGRTMIN || sig > SIGRTMAX)
+        return "?";
+    /* Real-time signals, named as the shell's kill -l names them. */
+    if (sig - SIGRTMIN <= (SIGRTMAX - SIGRTMIN) / 2)
+        snprintf(rt, sizeof(rt), sig == SIGRTMIN ? "RTMIN" : "RTMIN+%d",
+                 sig - SIGRTMIN);
+    else
+        snprintf(rt, sizeof(rt), sig == SIGRTMAX ? "RTMAX" : "RTMAX-%d",
+                 SIGRTMAX - sig);
+    return rt;
 }
 
 /*
@@ -53,18 +65,42 @@ const char *oshrun_tmp_base(void)
     return "/tmp";
 }
 
-/* Signals the main loop receives through a signalfd; blocked in every
- * thread (libpmix's progress thread inherits the mask). */
+/*
+ * Every signal whose default action would end oshrun: each stops the job
+ * as SIGTERM does (oshrun_loop.c: a message naming it, the signal passed
+ * to the PEs, status 128+N, the job's directory removed), instead of
+ * killing oshrun with no word and leaving its directory behind.
+ * SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS and SIGABRT are in the
+ * list for the ones another process sends: a fault of oshrun itself (and
+ * abort()) still ends it with a core dump, as the kernel (and glibc)
+ * unblock the signal for the faulting thread. Not in the list: SIGKILL and
+ * SIGSTOP (cannot be caught), SIGPIPE (ignored: a write to a closed
+ * output fails with EPIPE and that output is dropped, while the job goes
+ * on), SIGCHLD (watched to reap the PEs), the stop and continue signals
+ * (SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT keep their default action, so a
+ * shell's job control still suspends and resumes oshrun) and those ignored
+ * by default (SIGURG, SIGWINCH).
+ */
+static const int stop_signals[] = {
+    SIGHUP,  SIGINT,  SIGQUIT,   SIGILL,  SIGTRAP, SIGABRT, SIGBUS,
+    SIGFPE,  SIGUSR1, SIGSEGV,   SIGUSR2, SIGALRM, SIGTERM, SIGSTKFLT,
+    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,  SIGSYS,
+};
+
+/* Signals the main loop receives through a signalfd: SIGCHLD, those of
+ * stop_signals and the real-time ones (whose default action also ends a
+ * process). Blocked in every thread (libpmix's progress thread inherits
+ * the mask). */
 static int watch_signals(void)
 {
     sigset_t set;
 
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
+    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+        sigaddset(&set, stop_signals[i]);
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+        sigaddset(&set, sig);
     if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
         return -1;
     signal(SIGPIPE, SIG_IGN);

@@ -1,6 +1,7 @@
 /* oshrun's command line. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +28,11 @@ void oshrun_usage(FILE *out)
           "                       a Slurm allocation); mpirun: Open MPI's "
           "mpirun\n"
           "  -h, --help           show this help\n\n"
-          "stdin goes to PE 0; SIGINT and SIGTERM are passed to every PE. "
-          "When a PE\nfails, the others are stopped and oshrun exits with "
-          "that PE's status\n(128+N for signal N).\n",
+          "stdin goes to PE 0. SIGINT, SIGTERM and every other signal that "
+          "would end\noshrun (SIGHUP, SIGUSR1, SIGALRM, ...) are passed to "
+          "every PE and end the job\nwith status 128+N. When a PE fails, the "
+          "others are stopped and oshrun exits\nwith that PE's status (128+N "
+          "for signal N).\n",
           out);
 }
 
@@ -53,6 +56,22 @@ static int parse_npes(const char *text, int *npes)
                            text);
     *npes = (int)n;
     return 0;
+}
+
+/* Is the part of "VAR[=VALUE]" before any '=' a name a shell could export
+ * ([A-Za-z_][A-Za-z0-9_]*)? Others could not be read back by the PE, and
+ * one holding '=' or a space would give it a variable the user did not
+ * mean. */
+static int env_name_ok(const char *entry)
+{
+    size_t n = strcspn(entry, "=");
+
+    if (n == 0 || !(isalpha((unsigned char)entry[0]) || entry[0] == '_'))
+        return 0;
+    for (size_t k = 1; k < n; k++)
+        if (!(isalnum((unsigned char)entry[k]) || entry[k] == '_'))
+            return 0;
+    return 1;
 }
 
 /* Value of an option given as "--opt=value" or "--opt value". */
@@ -89,6 +108,11 @@ static int parse_one(int argc, char **argv, int *i, oshrun_opts_t *o)
         v = opt_value(argc, argv, i, "-x");
         if (!v || !*v || *v == '=')
             return usage_error("%s needs VAR or VAR=VALUE", a);
+        if (!env_name_ok(v))
+            return usage_error("-x takes VAR or VAR=VALUE with VAR a variable "
+                               "name (letters, digits and _, not starting "
+                               "with a digit), not '%s'",
+                               v);
         o->env[o->n_env++] = (char *)v;
         return 0;
     }
@@ -159,6 +183,12 @@ int oshrun_parse(int argc, char **argv, oshrun_opts_t *o)
     if (!o->env)
         return 1;
     ret = parse_all(argc, argv, o);
+    /* A job oshrun hosts itself (the launcher main() chooses) must fit
+     * this node; srun and mpirun judge their own. Before anything starts,
+     * so that -n 100000 is refused at once. */
+    if (!ret && (o->launcher ? strcmp(o->launcher, "local") == 0
+                             : !getenv("SLURM_JOB_ID")))
+        ret = oshrun_limits_check(o->npes);
     if (ret)
         oshrun_opts_free(o);
     return ret;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,20 @@ static void start(const char *routine, int thread_level)
     report();
 }
 
+/*
+ * Start-up and shut-down run one at a time. Threads of a program that call
+ * shmem_init_thread at once (as SHMEM_THREAD_MULTIPLE programs may): the
+ * first to take the lock initializes, the others wait for it, find the
+ * library initialized and return as a repeated call does (the
+ * specification leaves a second initialization undefined; Weft keeps the
+ * first, and every caller is given its thread level). shmem_finalize takes
+ * the same lock: threads that call it at once finalize once, and one that
+ * races an initialization runs wholly before it (and is refused: called
+ * before shmem_init) or wholly after it. The lock is never held while the
+ * program runs, only inside these entry points.
+ */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* Initialization after shmem_finalize cannot be supported: the launcher
  * has already let this PE go. */
 static void refuse_restart(const char *routine)
@@ -152,18 +167,19 @@ static void register_at_exit(const char *routine, int warn);
 
 void shmi_init(void)
 {
+    pthread_mutex_lock(&init_lock);
     refuse_restart("shmem_init");
     /* A second shmem_init is undefined in the specification; Weft keeps
      * the first, as start_pes always did. */
-    if (shmi_state.initialized)
-        return;
-    start("shmem_init", SHMEM_THREAD_SINGLE);
-    register_at_exit("shmem_init", 1);
+    if (!shmi_state.initialized) {
+        start("shmem_init", SHMEM_THREAD_SINGLE);
+        register_at_exit("shmem_init", 1);
+    }
+    pthread_mutex_unlock(&init_lock);
 }
 
 int shmi_init_thread(int requested, int *provided)
 {
-    refuse_restart("shmem_init_thread");
     /* The specification's failure channel here is the return value. */
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
         SHMI_LOG(SHMI_LOG_ERROR, "init",
@@ -172,12 +188,15 @@ int shmi_init_thread(int requested, int *provided)
                  requested);
         return 1;
     }
+    pthread_mutex_lock(&init_lock);
+    refuse_restart("shmem_init_thread");
     if (!shmi_state.initialized) {
         start("shmem_init_thread", requested);
         register_at_exit("shmem_init_thread", 1);
     }
     if (provided)
         *provided = shmi_state.thread_level;
+    pthread_mutex_unlock(&init_lock);
     return 0;
 }
 
@@ -216,9 +235,13 @@ static int finalize_seq(int at_exit);
 static void finalize_at_exit(int status, void *arg)
 {
     (void)arg;
-    if (status != 0 || getpid() != at_exit_pid || !shmi_state.initialized)
+    if (status != 0 || getpid() != at_exit_pid)
         return;
-    finalize_seq(1);
+    /* After a shmem_finalize that another thread may still be running. */
+    pthread_mutex_lock(&init_lock);
+    if (shmi_state.initialized)
+        finalize_seq(1);
+    pthread_mutex_unlock(&init_lock);
 }
 
 /* Registers finalize_at_exit once, for the process that started. */
@@ -234,10 +257,12 @@ static void register_at_exit(const char *routine, int warn)
 void shmi_start_pes(int npes)
 {
     (void)npes; /* ignored since OpenSHMEM 1.0: the launcher decides */
-    if (shmi_state.initialized || shmi_state.finalized)
-        return;
-    start("start_pes", SHMEM_THREAD_SINGLE);
-    register_at_exit("start_pes", 0);
+    pthread_mutex_lock(&init_lock);
+    if (!shmi_state.initialized && !shmi_state.finalized) {
+        start("start_pes", SHMEM_THREAD_SINGLE);
+        register_at_exit("start_pes", 0);
+    }
+    pthread_mutex_unlock(&init_lock);
 }
 
 /*
@@ -291,11 +316,14 @@ static int finalize_seq(int at_exit)
 
 void shmi_finalize(void)
 {
-    /* Repeated calls are harmless: the first one did the work. */
-    if (shmi_state.finalized)
-        return;
-    shmi_require_init("shmem_finalize");
-    finalize_seq(0);
+    /* Repeated calls are harmless: the first one did the work (also when
+     * threads call it at once: the others wait for it here). */
+    pthread_mutex_lock(&init_lock);
+    if (!shmi_state.finalized) {
+        shmi_require_init("shmem_finalize");
+        finalize_seq(0);
+    }
+    pthread_mutex_unlock(&init_lock);
 }
 
 void shmi_global_exit(int status)

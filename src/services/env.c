@@ -55,6 +55,31 @@ static const env_var_t env_vars[] = {
 
 #define ENV_COUNT (sizeof(env_vars) / sizeof(env_vars[0]))
 
+/* The SHMI_ENV_RANGE lines of env_table.h: the values an INT row accepts. */
+typedef struct env_range {
+    const char *name;
+    long min, max;
+} env_range_t;
+
+static const env_range_t env_ranges[] = {
+#define SHMI_ENV(NAME, TYPE, DEFAULT, CATEGORY, HELP)
+#define SHMI_ENV_RANGE(NAME, MIN, MAX) {#NAME, MIN, MAX},
+#include "services/env_table.h"
+#undef SHMI_ENV_RANGE
+#undef SHMI_ENV
+};
+
+/* The range of INT row v: its SHMI_ENV_RANGE, else any long. */
+static env_range_t env_range_of(const env_var_t *v)
+{
+    env_range_t any = {v->name, LONG_MIN, LONG_MAX};
+
+    for (size_t i = 0; i < sizeof(env_ranges) / sizeof(env_ranges[0]); i++)
+        if (!strcmp(env_ranges[i].name, v->name))
+            return env_ranges[i];
+    return any;
+}
+
 /* Per variable: where the current value came from, and the owned copy of a
  * STRING/CHOICE value (so setenv() after loading cannot change it). A
  * STRING/CHOICE pointer in shmi_env stays valid until the next
@@ -78,6 +103,18 @@ static void *env_field(shmi_env_t *env, const env_var_t *v)
     return (char *)env + v->offset;
 }
 
+static void env_accepted_int(const env_var_t *v, char *buf, size_t len)
+{
+    env_range_t r = env_range_of(v);
+
+    if (r.min == LONG_MIN && r.max == LONG_MAX)
+        snprintf(buf, len, "a decimal integer");
+    else if (r.max == LONG_MAX)
+        snprintf(buf, len, "a decimal integer of at least %ld", r.min);
+    else
+        snprintf(buf, len, "a decimal integer from %ld to %ld", r.min, r.max);
+}
+
 /* The accepted form of a variable, for error messages and the docs. */
 static void env_accepted(const env_var_t *v, char *buf, size_t len)
 {
@@ -90,7 +127,7 @@ static void env_accepted(const env_var_t *v, char *buf, size_t len)
                      ? "any value turns it on; 0, no, false or off turn it off"
                      : "0/1, yes/no, true/false or on/off");
         break;
-    case ENV_INT: snprintf(buf, len, "%s", "a decimal integer"); break;
+    case ENV_INT: env_accepted_int(v, buf, len); break;
     case ENV_SIZE:
         snprintf(buf, len,
                  "%sa positive number with at most one k/K, m/M, "
@@ -129,15 +166,16 @@ static int env_parse_bool(const env_var_t *v, const char *text, int *out)
     return SHMI_EINVAL;
 }
 
-static int env_parse_int(const char *text, long *out)
+static int env_parse_int(const env_var_t *v, const char *text, long *out)
 {
+    env_range_t r = env_range_of(v);
     char *end;
     long val;
 
     errno = 0;
     val = strtol(text, &end, 10);
     if (end == text || *end != '\0' || errno == ERANGE ||
-        isspace((unsigned char)*text))
+        isspace((unsigned char)*text) || val < r.min || val > r.max)
         return SHMI_EINVAL;
     *out = val;
     return 0;
@@ -173,7 +211,7 @@ static int env_parse_one(const env_var_t *v, const char *text, shmi_env_t *env)
     case ENV_BOOL:
         rc = env_parse_bool(v, text, (shmi_env_BOOL_t *)field);
         break;
-    case ENV_INT: rc = env_parse_int(text, (shmi_env_INT_t *)field); break;
+    case ENV_INT: rc = env_parse_int(v, text, (shmi_env_INT_t *)field); break;
     case ENV_SIZE:
         /* Weft's own size variables may be 0 (off); the specification's
          * SHMEM_SYMMETRIC_SIZE must be positive. */

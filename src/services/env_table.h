@@ -16,9 +16,18 @@
  *            "device", "launch"
  *   HELP     one line; for CHOICE it starts with "a|b|c:"
  *
+ * SHMI_ENV_RANGE(NAME, MIN, MAX), on the line after an INT row: the
+ * values accepted, MIN to MAX inclusive (LONG_MAX: no upper bound); the
+ * error message and docs/env.md say it. An INT row without one accepts any
+ * long. Includers that only want the rows leave SHMI_ENV_RANGE undefined.
+ *
  * This file is included several times with different SHMI_ENV definitions;
  * it has no include guard on purpose.
  */
+#ifndef SHMI_ENV_RANGE
+#define SHMI_ENV_RANGE(NAME, MIN, MAX)
+#define SHMI_ENV_RANGE_IGNORED
+#endif
 SHMI_ENV(VERSION, BOOL, "0", "report",
          "Print the library version at start-up (PE 0)")
 SHMI_ENV(INFO, BOOL, "0", "report",
@@ -51,6 +60,7 @@ SHMI_ENV(OFI_BOUNCE, SIZE, "4k", "transport",
          "Blocking puts longer than the provider's inject size and up to this many bytes are copied to a registered buffer and return at once (completed by quiet); 0 disables")
 SHMI_ENV(WAIT_SPIN, INT, "2000", "transport",
          "Polls of a waited-on word before a waiting PE starts to yield the core, on a node that is not crowded (on a crowded one it yields at once: SHMEM_WAIT_SLEEP)")
+SHMI_ENV_RANGE(WAIT_SPIN, 0, LONG_MAX)
 SHMI_ENV(WAIT_SLEEP, CHOICE, "auto", "transport",
          "auto|always|never: whether a waiting PE, after spinning and yielding, sleeps (auto: only while the node is crowded: more PEs of the job that may run on this PE's cores than it has cores, or more threads ready to run than the node's cores, looked at every 20 ms while waiting)")
 SHMI_ENV(BIND, CHOICE, "none", "placement",
@@ -61,6 +71,7 @@ SHMI_ENV(LOCAL_OFF_PES, STRING, "", "transport",
          "For tests: comma list of PEs that reach all others through libfabric (as with SHMEM_LOCAL=0) while the rest keep load/store")
 SHMI_ENV(WATCHDOG, INT, "300", "report",
          "Seconds a PE may stay blocked in one wait (a collective, shmem_wait_until and friends, a lock, a stream wait at shmem_finalize) before it prints, once per wait, the routine it is blocked in, its team, the collective's number and the PEs it waits for (0: off); the job goes on unless SHMEM_WATCHDOG_ABORT=1")
+SHMI_ENV_RANGE(WATCHDOG, 0, LONG_MAX)
 SHMI_ENV(WATCHDOG_ABORT, BOOL, "0", "report",
          "When the watchdog (SHMEM_WATCHDOG) reports a blocked PE, end the job (status 1) instead of going on waiting")
 SHMI_ENV(BARRIER_ALGORITHM, CHOICE, "auto", "collectives",
@@ -73,12 +84,14 @@ SHMI_ENV(COLL_LARGE, SIZE, "16k", "collectives",
          "Bytes per PE from which auto uses the bandwidth algorithms (pull broadcast, sliced reduction)")
 SHMI_ENV(COLL_NODE_PES, INT, "0", "collectives",
          "For tests: when > 0, the two-level collectives treat each block of this many consecutive PEs as one node")
+SHMI_ENV_RANGE(COLL_NODE_PES, 0, LONG_MAX)
 SHMI_ENV(SYMMETRIC_DEVICE_SIZE, SIZE, "64m", "device",
          "Bytes of device (GPU) symmetric heap per PE, created when SHMEM_DEVICE_BACKEND selects a back end (0: no device heap)")
 SHMI_ENV(DEVICE_BACKEND, CHOICE, "none", "device",
          "none|auto|cuda|hip|mock: device back end of the device heap (none: no device heap, and no GPU runtime is loaded; auto: the first of cuda, hip that finds a device; mock: a simulated device for tests)")
 SHMI_ENV(DEVICE_ID, INT, "-1", "device",
          "Device ordinal this PE uses (-1: the GPU nearest to the PE by hwloc, else the local rank modulo the device count)")
+SHMI_ENV_RANGE(DEVICE_ID, -1, INT_MAX)
 SHMI_ENV(DEVICE_SERVICE, CHOICE, "auto", "device",
          "auto|all: the device service of each PE (a thread that applies requests from PEs the fabric cannot bring to its device heap; started when a device heap and libfabric are both in use); all: every access to another PE's device heap goes through it, atomics as read-modify-write under its lock (tests of the path real GPUs without device atomics take)")
 SHMI_ENV(DEVICE_REDUCE, CHOICE, "gpu", "device",
@@ -87,5 +100,10 @@ SHMI_ENV(KERNEL_PATH, CHOICE, "auto", "device",
          "auto|proxy: how device routines called from kernels reach another PE's device heap (auto: loads, stores and atomics of the kernel on the IPC mapping where the PE's host heap is mapped here too, else the PE's proxy thread; proxy: every other PE through the proxy, for tests)")
 SHMI_ENV(KERNEL_RING, INT, "256", "device",
          "Slots of the ring through which a PE's kernels hand requests to its proxy thread (a power of two, 2 to 65536); a full ring makes the kernel wait, never drops a request")
+SHMI_ENV_RANGE(KERNEL_RING, 2, 65536)
 SHMI_ENV(DEVICE_MOCK_DMA, CHOICE, "off", "device",
          "off|host|cuda: for tests, whether the mock device lets libfabric register a read-write view of its memory, as a NIC reaching GPU memory (FI_HMEM) would (off: the fabric cannot reach mock device memory; host: the view is registered as host memory; cuda: it is offered as CUDA memory, which a libfabric without CUDA refuses, exercising the fallback)")
+#ifdef SHMI_ENV_RANGE_IGNORED
+#undef SHMI_ENV_RANGE
+#undef SHMI_ENV_RANGE_IGNORED
+#endif

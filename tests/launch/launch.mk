@@ -18,9 +18,14 @@ tests_launch_boot_hello_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
 tests_launch_boot_hello_LDADD = $(PMIX_LIBS)
 tests_launch_shmem_hello_SOURCES = tests/launch/shmem_hello.c
 tests_launch_shmem_hello_LDADD = libweft.la
+# Threads that call shmem_init_thread and shmem_finalize at once.
+check_PROGRAMS += tests/launch/init_race
+tests_launch_init_race_SOURCES = tests/launch/init_race.c
+tests_launch_init_race_LDADD = libweft.la -lpthread
 # start_pes programs that exit without shmem_finalize (start_pes.sh).
 tests_launch_start_pes_exit_SOURCES = tests/launch/start_pes_exit.c
 tests_launch_start_pes_exit_LDADD = libweft.la
 dist_check_SCRIPTS += tests/launch/launch.sh tests/launch/slurm-single.sh \
-	tests/launch/oshrun_msgs.sh tests/launch/start_pes.sh
+	tests/launch/oshrun_msgs.sh tests/launch/start_pes.sh \
+	tests/launch/init_race.sh
 EXTRA_DIST += tests/launch/launch.cases tests/launch/slurm-test.sh

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # What oshrun says about its own situation, checked as a user sees it.
-#   oshrun_msgs.sh signal INT|TERM|HUP
-#       oshrun stopped by that signal prints which one, exits with 128+signo
-#       as shells expect, and no PE of the job is left.
+#   oshrun_msgs.sh signal SIG
+#       oshrun stopped by that signal (INT, TERM, HUP, USR1, ...: any whose
+#       default action would end it) prints which one, exits with 128+signo
+#       as shells expect, and neither a PE of the job nor its directory in
+#       TMPDIR is left.
 #   oshrun_msgs.sh tmpdir PROGRAM
 #       a TMPDIR too long for oshrun's rendezvous directory gives one warning
 #       naming TMPDIR, its length and the limit; the job runs from /tmp and
@@ -18,8 +20,10 @@ case "${1:-}" in
 signal)
     sig=$2
     num=$(kill -l "$sig") || fail "unknown signal $sig"
-    # Each PE records its pid, then sleeps in place of the program.
-    "$oshrun" -n 2 sh -c 'echo $$ > "$0/pe.$PMIX_RANK"; exec sleep 60' "$dir" \
+    # Each PE records its pid, then sleeps in place of the program. oshrun
+    # makes its directory in a TMPDIR of its own, to be seen removed.
+    mkdir "$dir/tmp"
+    TMPDIR=$dir/tmp "$oshrun" -n 2 sh -c 'echo $$ > "$0/pe.$PMIX_RANK"; exec sleep 60' "$dir" \
         >"$dir/out" 2>&1 </dev/null &
     pid=$!
     for _ in $(seq 100); do
@@ -40,7 +44,8 @@ signal)
         p=$(cat "$dir/pe.$r")
         ! kill -0 "$p" 2>/dev/null || fail "PE $r (pid $p) still runs after oshrun ended"
     done
-    echo "ok: SIG$sig named, status $rc after ${secs}s, no PE left"
+    [ -z "$(ls -A "$dir/tmp")" ] || fail "oshrun left $(ls -A "$dir/tmp") in TMPDIR"
+    echo "ok: SIG$sig named, status $rc after ${secs}s, no PE and no directory left"
     ;;
 tmpdir)
     prog=$2
