@@ -12,11 +12,18 @@
 
 #include "core/dataplane.h"
 
-/* Per segment: its name and the name of its user part, for messages. */
-static const char *const shmi_range_names[SHMI_SEG_COUNT][2] = {
-    {"symmetric heap", "the user area (what shmem_malloc hands out)"},
-    {"data segment", "the program's global and static variables"},
-    {"device heap", "the user area"}};
+/* Per segment: its name, the name of its user part and where the program's
+ * symmetric memory of that kind comes from, for messages. The device heap's
+ * user area ends where its reserve for the device barrier's words begins
+ * (src/core/heap/device_heap.h). */
+static const char *const shmi_range_names[SHMI_SEG_COUNT][3] = {
+    {"symmetric heap", "the user area (what shmem_malloc hands out)",
+     "use memory from shmem_malloc or a global or static variable"},
+    {"data segment", "the program's global and static variables",
+     "use memory from shmem_malloc or a global or static variable"},
+    {"device heap", "the user area (what shmemx_malloc_device hands out)",
+     "use memory from shmemx_malloc_device (the words after the user area "
+     "are the device barrier's)"}};
 
 /* Fatal when a lies in segment s: either outside its user part, or inside
  * it with a range that does not fit (the only other reason for a refusal).
@@ -32,11 +39,11 @@ static void shmi_range_explain(const char *routine, uintptr_t a, size_t len,
     if (a < lo || a >= hi)
         SHMI_FATAL("%s: address %p (%zu bytes, target PE %d) is in the %s "
                    "but %s %s, [%p, %p): it is not symmetric memory of the "
-                   "program; use memory from shmem_malloc or a global or "
-                   "static variable",
+                   "program; %s",
                    routine, (void *)a, len, pe, shmi_range_names[s][0],
                    a < lo ? "before" : "past the end of",
-                   shmi_range_names[s][1], (void *)lo, (void *)hi);
+                   shmi_range_names[s][1], (void *)lo, (void *)hi,
+                   shmi_range_names[s][2]);
     SHMI_FATAL("%s: the range at %p of %zu bytes (target PE %d) runs past "
                "the end of %s in the %s, at %p (%zu bytes left there)",
                routine, (void *)a, len, pe, shmi_range_names[s][1],

@@ -72,6 +72,11 @@ tests_gpu_stream_reduce_LDADD = libweft_internal.la
 check_PROGRAMS += tests/gpu/stream_bad
 tests_gpu_stream_bad_SOURCES = tests/gpu/stream_bad.c
 tests_gpu_stream_bad_LDADD = libweft.la
+# shmem_finalize drains the streams (and the watchdog reports a drain that
+# cannot end).
+check_PROGRAMS += tests/gpu/stream_finalize
+tests_gpu_stream_finalize_SOURCES = tests/gpu/stream_finalize.c tests/gpu/gpu_test.h
+tests_gpu_stream_finalize_LDADD = libweft.la
 # The device API on the mock (kernels as host threads): tests/gpu/kernel_ops.c.
 check_PROGRAMS += tests/gpu/kernel_ops
 tests_gpu_kernel_ops_SOURCES = tests/gpu/kernel_ops.c tests/gpu/kernel_bodies.h \
@@ -84,6 +89,10 @@ tests_gpu_kernel_ops_CFLAGS = $(AM_CFLAGS)
 check_PROGRAMS += tests/gpu/mock_launch
 tests_gpu_mock_launch_SOURCES = tests/gpu/mock_launch.c
 tests_gpu_mock_launch_LDADD = libweft_internal.la
+# Device heap words and kernel proxy requests a program may not reach.
+check_PROGRAMS += tests/gpu/kernel_bad
+tests_gpu_kernel_bad_SOURCES = tests/gpu/kernel_bad.c tests/gpu/gpu_test.h
+tests_gpu_kernel_bad_LDADD = libweft.la
 # The same tests as CUDA kernels, for a real GPU (the bundle runs it).
 EXTRA_DIST += tests/gpu/kernel_ops.cu
 if HAVE_NVCC

@@ -97,7 +97,9 @@ typedef struct shmemd_state {
     int32_t my_pe, n_pes;
     int32_t n_proxied;  /* PEs whose peer_base is NULL */
     char *heap_base;    /* this PE's device heap */
-    uint64_t heap_size; /* its bytes (the same on every PE) */
+    /* Bytes of it the program may address (the same on every PE): the
+     * device routines refuse anything past them, where sync lies. */
+    uint64_t heap_size;
     /* [n_pes]: where device code reaches each PE's device heap (loads,
      * stores, system-scope atomics on the IPC mapping; heap_base for this
      * PE), or NULL where requests go through the proxy. Device memory. */
@@ -109,8 +111,10 @@ typedef struct shmemd_state {
      * (proxy; host memory, mapped). */
     volatile uint64_t *completed;
     shmemd_error_t *error; /* host memory, mapped */
-    /* In the device heap, the same offset on every PE: [0] this PE's
-     * barrier count, [1 + r] the flag round r of the barrier sets. */
+    /* In the device heap right after its heap_size bytes, the same offset
+     * on every PE: [0] this PE's barrier count, [1 + r] the flag round r
+     * of the barrier sets (the proxy accepts requests for them only from
+     * shmemd_sync_all). */
     uint64_t *sync;
 } shmemd_state_t;
 

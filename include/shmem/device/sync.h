@@ -10,8 +10,9 @@
  * barrier_all and sync_all are called by ONE thread of each PE (the
  * _block forms by every thread of one block of each PE): a dissemination
  * barrier over words the device heap reserves at its end (abi.h,
- * shmemd_state_t.sync), each round an atomic set of the partner's flag to
- * this barrier's number.
+ * shmemd_state_t.sync, past the heap's user part, so that no routine of
+ * the program reaches them), each round an atomic set of the partner's
+ * flag to this barrier's number.
  */
 #ifndef SHMEM_DEVICE_SYNC_H
 #define SHMEM_DEVICE_SYNC_H
@@ -118,6 +119,32 @@ SHMEMD_FN void shmemd_quiet(void)
         shmemd_i_proxy_quiet(s);
 }
 
+/* Sets flag word w (one of s->sync's, past the heap's user part, where
+ * the routines' range checks refuse it) of pe to epoch: a store on the
+ * peer's mapping, or a request the proxy recognises as the barrier's. */
+SHMEMD_FN void shmemd_i_sync_set(const shmemd_state_t *s, uint64_t *w,
+                                 uint64_t epoch, int pe)
+{
+    char *base = s->peer_base[pe];
+    uint64_t ticket;
+    shmemd_req_t *r;
+
+    if (base) {
+        shmemd_p_swap64((uint64_t *)(base + ((char *)w - s->heap_base)),
+                        epoch);
+        return;
+    }
+    r = shmemd_i_slot(s, SHMEMD_R_shmemd_sync_all, SHMEMD_OP_AMO, pe,
+                      &ticket);
+    r->dest = (uint64_t)(uintptr_t)w;
+    r->value = epoch;
+    r->compare = 0;
+    r->amo = SHMEMD_AMO_SET;
+    r->width = 8;
+    r->nbytes = 0;
+    shmemd_i_post(r, ticket);
+}
+
 SHMEMD_FN void shmemd_sync_all(void)
 {
     const shmemd_state_t *s = shmemd_i_state();
@@ -128,8 +155,7 @@ SHMEMD_FN void shmemd_sync_all(void)
     for (int d = 1; d < n; d <<= 1, r++) {
         unsigned polls = 0;
 
-        shmemd_i_amo(SHMEMD_R_shmemd_sync_all, SHMEMD_AMO_SET, &w[1 + r],
-                     &epoch, 0, 0, 8, (me + d) % n);
+        shmemd_i_sync_set(s, &w[1 + r], epoch, (me + d) % n);
         while (shmemd_p_load64(&w[1 + r]) < epoch)
             shmemd_p_relax(&polls);
     }

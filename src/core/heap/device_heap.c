@@ -150,6 +150,11 @@ void *shmi_device_heap_kernel_words(void)
     return dh.gpu ? dh.base + dh.size - DEVICE_KERNEL_RESERVE : NULL;
 }
 
+size_t shmi_device_heap_user_size(void)
+{
+    return dh.gpu ? dh.size - DEVICE_KERNEL_RESERVE : 0;
+}
+
 int shmi_device_heap_init(void)
 {
     device_desc_t d;
@@ -193,7 +198,19 @@ static void check_same_device_heap(void)
 
 void shmi_device_heap_connected(void)
 {
+    shmi_seg_t *g = &shmi_state.seg[SHMI_SEG_DEVICE];
+
     check_same_device_heap();
+    /* The program's calls address the heap without its reserve: a put into
+     * the device barrier's words would make the next device barrier wait
+     * forever (docs/gpu.md). shmi_segments_user_start, which narrows the
+     * host segments, leaves this one as set here; shmi_segments_user_end
+     * widens it again for the runtime's tear-down. */
+    if (dh.gpu) {
+        g->user = dh.base;
+        g->user_size = shmi_device_heap_user_size();
+        g->user_off = 0;
+    }
 }
 
 void shmi_device_heap_finalize(void)

@@ -42,6 +42,12 @@ void shmi_device_heap_connected(void);
  * without a device heap. */
 void *shmi_device_heap_kernel_words(void);
 
+/* Bytes of the device heap that the program may address: all but that
+ * reserve, which starts right after them (0 without a device heap). The
+ * range checks of host calls (shmi_seg_t.user_size, set when the PEs have
+ * connected) and of device code (shmemd_state_t.heap_size) use it. */
+size_t shmi_device_heap_user_size(void);
+
 /* Frees the heap; shmi_segments_finalize. */
 void shmi_device_heap_finalize(void);
 

@@ -13,18 +13,27 @@
  * decision 11 (no progress threads): a kernel cannot call libfabric. It
  * exists only in processes that called shmemd_init.
  */
+#define _GNU_SOURCE /* process_vm_readv */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "api/gen/core_decl.h"
 #include "core/core_api.h"
 #include "core/ctx.h"
 #include "core/dataplane.h"
 #include "core/kernel/kernel.h"
+#include "core/device_mem.h"
+#include "core/heap/device_heap.h"
 #include "core/kernel/routine_names.h"
 #include "core/state.h"
+#include "shmem/device/routines.h"
 #include "services/backoff.h"
 #include "services/error.h"
 
@@ -41,28 +50,250 @@ static const char *routine_name(uint32_t rid)
     return shmi_kernel_routine_names[rid < shmi_kernel_routine_count ? rid : 0];
 }
 
+/* The user part of this PE's device heap, as device code addresses it:
+ * [heap_base, heap_base + heap_size); the barrier's words follow it. */
+static int in_user(uint64_t addr, uint64_t nbytes)
+{
+    uint64_t base = (uint64_t)(uintptr_t)px.ring.heap_base;
+
+    return addr >= base && addr - base <= px.ring.heap_size &&
+           nbytes <= px.ring.heap_size - (addr - base);
+}
+
+/* Ends the job for a symmetric range a device routine may not address:
+ * the host heap's message (range_check.c) where it lies in the device heap
+ * but outside its user part, else the device heap's bounds. */
+static _Noreturn void bad_range(const char *routine, const char *what,
+                                int pe, uint64_t addr, uint64_t nbytes)
+{
+    const shmi_seg_t *g = &shmi_state.seg[SHMI_SEG_DEVICE];
+    const char *base = px.ring.heap_base;
+    char name[128];
+
+    snprintf(name, sizeof(name), "%s (device code)", routine);
+    if (addr - (uint64_t)(uintptr_t)g->base < g->size)
+        shmi_dp_bad_addr(name, (const void *)(uintptr_t)addr,
+                         nbytes > SIZE_MAX - 1 ? SIZE_MAX - 1 : nbytes, pe);
+    SHMI_FATAL("%s: PE %d, %saddress %#llx (%llu bytes) is outside the device "
+               "heap [%p, %p) or misaligned",
+               name, pe, what, (unsigned long long)addr,
+               (unsigned long long)nbytes, (const void *)base,
+               (const void *)(base + px.ring.heap_size));
+}
+
 /* Ends the job with the error a kernel recorded, if one did. */
 static void check_error(void)
 {
     const shmemd_error_t *e = px.ring.error;
-    const char *base = px.ring.heap_base;
+    const char *routine;
+    uint64_t a;
 
     if (__atomic_load_n(&e->set, __ATOMIC_ACQUIRE) != 1)
         return;
+    routine = routine_name(e->routine);
+    a = e->addr;
     if (e->what == 1)
         SHMI_FATAL("%s (device code): PE %d is out of range 0..%d (address "
                    "%#llx)",
-                   routine_name(e->routine), e->pe, shmi_n_pes_fast() - 1,
-                   (unsigned long long)e->addr);
+                   routine, e->pe, shmi_n_pes_fast() - 1,
+                   (unsigned long long)a);
+    /* A range that is not misaligned inside the user part, where the host
+     * heap's message says which bound it crossed. */
+    if (e->what == 2 && !in_user(a, e->nbytes))
+        bad_range(routine, "", e->pe, a, e->nbytes);
     if (e->what == 2)
         SHMI_FATAL("%s (device code): PE %d, address %#llx (%llu bytes) is "
-                   "outside the device heap [%p, %p) or misaligned",
-                   routine_name(e->routine), e->pe, (unsigned long long)e->addr,
-                   (unsigned long long)e->nbytes, (const void *)base,
-                   (const void *)(base + px.ring.heap_size));
+                   "misaligned",
+                   routine, e->pe, (unsigned long long)a,
+                   (unsigned long long)e->nbytes);
     SHMI_FATAL("%s (device code): bad argument %d (PE or comparison), "
                "address %#llx",
-               routine_name(e->routine), e->pe, (unsigned long long)e->addr);
+               routine, e->pe, (unsigned long long)a);
+}
+
+/* ---- what a request may ask (docs/gpu.md, "Device-initiated
+ * communication") ---------------------------------------------------------
+ * A request is device memory's word, not the library's: every field is
+ * checked before the proxy acts on it, as the device service checks what
+ * other PEs send it (transports/device/device_proxy.c), and a bad one
+ * ends the job naming the device routine, the PE and the value. */
+
+static _Noreturn void bad_request(const shmemd_req_t *q, uint64_t t,
+                                  const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static _Noreturn void bad_request(const shmemd_req_t *q, uint64_t t,
+                                  const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    SHMI_FATAL("%s (device code): PE %d: request %llu to the proxy (operation "
+               "%u, target PE %d): %s",
+               routine_name(q->routine), shmi_my_pe_fast(),
+               (unsigned long long)t, q->op, q->pe, why);
+}
+
+/* 1 when this process may read (and with write, write) one byte of every
+ * page of [a, a + n), n > 0: the kernel's own memory is copied by the
+ * host path without a fault handler, so a wild pointer would kill the
+ * proxy thread. The kernel reads and writes the bytes itself
+ * (process_vm_readv/writev on this process); a write puts back what was
+ * read, in a buffer that the request is about to overwrite anyway.
+ * Where the calls are refused (a seccomp profile), nothing is checked. */
+static int host_range_ok(uintptr_t a, size_t n, int write)
+{
+    const uintptr_t page = 4096, last = a + n - 1;
+    uintptr_t p = a;
+    pid_t me = getpid();
+
+    for (int more = 1; more;) {
+        struct iovec loc[64], rem[64];
+        unsigned char bytes[64];
+        int k = 0;
+        ssize_t got;
+
+        while (k < 64 && more) {
+            loc[k].iov_base = &bytes[k];
+            rem[k].iov_base = (void *)p;
+            loc[k].iov_len = rem[k].iov_len = 1;
+            k++;
+            more = (p | (page - 1)) < last;
+            p = (p | (page - 1)) + 1;
+        }
+        got = process_vm_readv(me, loc, (unsigned long)k, rem,
+                               (unsigned long)k, 0);
+        if (got < 0 && errno != EFAULT)
+            return 1;
+        if (got != k)
+            return 0;
+        if (!write)
+            continue;
+        got = process_vm_writev(me, loc, (unsigned long)k, rem,
+                                (unsigned long)k, 0);
+        if (got < 0 && errno != EFAULT)
+            return 1;
+        if (got != k)
+            return 0;
+    }
+    return 1;
+}
+
+/* The kernel's local buffer of a PUT (source) or GET (dest): the user
+ * part of this PE's device heap, other device memory of the back end, or
+ * host memory this process reaches. */
+static void check_local(const shmemd_req_t *q, uint64_t t, const char *what,
+                        uint64_t addr, uint64_t n, int write)
+{
+    const shmi_seg_t *g = &shmi_state.seg[SHMI_SEG_DEVICE];
+    const shmi_gpu_ops_t *gpu = shmi_device_backend();
+    const void *p = (const void *)(uintptr_t)addr;
+
+    if (n == 0)
+        return;
+    if (addr < 4096 || addr + n - 1 < addr)
+        bad_request(q, t, "%s %#llx (%llu bytes) is not a valid address", what,
+                    (unsigned long long)addr, (unsigned long long)n);
+    if (addr - (uint64_t)(uintptr_t)g->base < g->size ||
+        (addr + n - 1) - (uint64_t)(uintptr_t)g->base < g->size) {
+        if (!in_user(addr, n))
+            bad_request(q, t,
+                        "%s %#llx (%llu bytes) is in this PE's device heap "
+                        "but not in its user area [%p, %p)",
+                        what, (unsigned long long)addr, (unsigned long long)n,
+                        (const void *)px.ring.heap_base,
+                        (const void *)(px.ring.heap_base +
+                                       px.ring.heap_size));
+        return;
+    }
+    if (gpu && gpu->is_device(p) &&
+        gpu->is_device((const char *)p + (n - 1)))
+        return;
+    if (!host_range_ok((uintptr_t)addr, (size_t)n, write))
+        bad_request(q, t,
+                    "%s %#llx (%llu bytes) is neither device memory nor "
+                    "host memory this process may %s",
+                    what, (unsigned long long)addr, (unsigned long long)n,
+                    write ? "write" : "read");
+}
+
+/* A symmetric range of the target: the user part of the device heap. */
+static void check_sym(const shmemd_req_t *q, const char *what, uint64_t addr,
+                      uint64_t n, uint64_t align)
+{
+    if (!in_user(addr, n) || addr % align != 0)
+        bad_range(routine_name(q->routine), what, q->pe, addr, n);
+}
+
+/* Whether an atomic is the device barrier's set of a flag word
+ * (shmemd_i_sync_set, include/shmem/device/sync.h): the one request that
+ * may address the words past the user part. */
+static int is_sync_set(const shmemd_req_t *q)
+{
+    uint64_t w = (uint64_t)(uintptr_t)px.ring.heap_base + px.ring.heap_size;
+
+    return q->routine == SHMEMD_R_shmemd_sync_all &&
+           q->amo == SHMEMD_AMO_SET && q->width == 8 && q->nbytes == 0 &&
+           q->dest >= w + 8 && q->dest < w + 8 * (1 + SHMEMD_SYNC_ROUNDS) &&
+           q->dest % 8 == 0;
+}
+
+static void check_request(const shmemd_req_t *q, uint64_t t)
+{
+    if (q->routine == SHMEMD_R_NONE || q->routine >= shmi_kernel_routine_count)
+        bad_request(q, t, "unknown device routine id %u", q->routine);
+    if (q->pe < 0 || q->pe >= shmi_n_pes_fast())
+        bad_request(q, t, "target PE %d is out of range 0..%d", q->pe,
+                    shmi_n_pes_fast() - 1);
+    switch (q->op) {
+    case SHMEMD_OP_PUT:
+    case SHMEMD_OP_PUT_SIGNAL:
+        check_sym(q, "dest ", q->dest, q->nbytes, 1);
+        check_local(q, t, "source", q->source, q->nbytes, 0);
+        if (q->op == SHMEMD_OP_PUT)
+            return;
+        check_sym(q, "sig_addr ", q->sig_addr, 8, 8);
+        if (q->amo != SHMEM_SIGNAL_SET && q->amo != SHMEM_SIGNAL_ADD)
+            bad_request(q, t,
+                        "sig_op %u is neither SHMEM_SIGNAL_SET nor "
+                        "SHMEM_SIGNAL_ADD",
+                        q->amo);
+        return;
+    case SHMEMD_OP_GET:
+        check_sym(q, "source ", q->source, q->nbytes, 1);
+        check_local(q, t, "dest", q->dest, q->nbytes, 1);
+        return;
+    case SHMEMD_OP_P:
+    case SHMEMD_OP_G:
+        if (q->nbytes == 0 || q->nbytes > sizeof(q->value))
+            bad_request(q, t,
+                        "%llu bytes: a single-element %s carries 1 to %zu "
+                        "bytes (the slot's value field)",
+                        (unsigned long long)q->nbytes,
+                        q->op == SHMEMD_OP_P ? "put" : "get",
+                        sizeof(q->value));
+        if (q->op == SHMEMD_OP_P)
+            check_sym(q, "dest ", q->dest, q->nbytes, 1);
+        else
+            check_sym(q, "source ", q->source, q->nbytes, 1);
+        return;
+    case SHMEMD_OP_AMO:
+        if (q->amo < SHMEMD_AMO_FETCH || q->amo > SHMEMD_AMO_ADD)
+            bad_request(q, t, "unknown atomic operation %u", q->amo);
+        if (q->width != 4 && q->width != 8)
+            bad_request(q, t, "atomic of width %u (4 or 8 bytes)", q->width);
+        if (q->nbytes > 1)
+            bad_request(q, t, "fetch flag %llu (0 or 1)",
+                        (unsigned long long)q->nbytes);
+        if (!is_sync_set(q))
+            check_sym(q, "dest ", q->dest, q->width, q->width);
+        return;
+    case SHMEMD_OP_FENCE: return;
+    default: bad_request(q, t, "unknown operation %u", q->op);
+    }
 }
 
 static const shmi_amo_op_t amo_ops[] = {
@@ -74,62 +305,68 @@ static const shmi_amo_op_t amo_ops[] = {
     [SHMEMD_AMO_ADD] = SHMI_AMO_ADD,
 };
 
-/* An atomic request; returns 1 when the kernel waits for its result. */
-static int serve_amo(const char *routine, const shmemd_req_t *r,
+/* An atomic request (checked); returns 1 when the kernel waits for its
+ * result. */
+static int serve_amo(const char *routine, const shmemd_req_t *q,
                      uint64_t *result)
 {
-    uint64_t value = r->value, compare = r->compare;
-    shmi_dtype_t dt = r->width == 4 ? SHMI_DT_UINT32 : SHMI_DT_UINT64;
-    int fetching = r->nbytes != 0;
+    uint64_t value = q->value, compare = q->compare;
+    shmi_dtype_t dt = q->width == 4 ? SHMI_DT_UINT32 : SHMI_DT_UINT64;
+    void *dest = (void *)(uintptr_t)q->dest;
+    int fetching = q->nbytes != 0;
 
-    if (r->amo < SHMEMD_AMO_FETCH || r->amo > SHMEMD_AMO_ADD ||
-        (r->width != 4 && r->width != 8))
-        SHMI_FATAL("%s (device code): PE %d: request with atomic %u of "
-                   "width %u",
-                   routine, shmi_my_pe_fast(), r->amo, r->width);
     *result = 0;
-    shmi_amo(routine, px.ctx, amo_ops[r->amo], dt, (void *)(uintptr_t)r->dest,
-             &value, &compare, fetching ? result : NULL, r->pe);
+    if (is_sync_set(q)) /* the runtime's words, past the user part */
+        shmi_amo_runtime(routine, px.ctx, SHMI_AMO_SET, SHMI_DT_UINT64, dest,
+                         &value, NULL, q->pe);
+    else
+        shmi_amo(routine, px.ctx, amo_ops[q->amo], dt, dest, &value, &compare,
+                 fetching ? result : NULL, q->pe);
     return fetching;
 }
 
-/* Serves ticket t in slot r; returns when the kernel may go on. */
+/* Serves ticket t in slot r; returns when the kernel may go on. The
+ * request is read once, checked and served from that copy: the kernel
+ * side cannot change it in between. */
 static void serve(shmemd_req_t *r, uint64_t t)
 {
-    const char *routine = routine_name(r->routine);
-    void *dest = (void *)(uintptr_t)r->dest;
-    const void *src = (const void *)(uintptr_t)r->source;
-    uint64_t result = 0, value = r->value;
+    shmemd_req_t q;
+    const char *routine;
+    void *dest;
+    const void *src;
+    uint64_t result = 0, value;
     int wait = 1;
 
-    switch (r->op) {
+    memcpy(&q, r, sizeof(q));
+    check_request(&q, t);
+    routine = routine_name(q.routine);
+    dest = (void *)(uintptr_t)q.dest;
+    src = (const void *)(uintptr_t)q.source;
+    value = q.value;
+    switch (q.op) {
     case SHMEMD_OP_PUT:
-        shmi_put(routine, px.ctx, dest, src, r->nbytes, r->pe);
+        shmi_put(routine, px.ctx, dest, src, q.nbytes, q.pe);
         break;
     case SHMEMD_OP_GET:
-        shmi_get(routine, px.ctx, dest, src, r->nbytes, r->pe);
+        shmi_get(routine, px.ctx, dest, src, q.nbytes, q.pe);
         break;
     case SHMEMD_OP_P:
-        shmi_put(routine, px.ctx, dest, &value, r->nbytes, r->pe);
+        shmi_put(routine, px.ctx, dest, &value, q.nbytes, q.pe);
         wait = 0;
         break;
     case SHMEMD_OP_G:
-        shmi_get(routine, px.ctx, &result, src, r->nbytes, r->pe);
+        shmi_get(routine, px.ctx, &result, src, q.nbytes, q.pe);
         break;
     case SHMEMD_OP_PUT_SIGNAL:
-        shmi_put_signal(routine, px.ctx, dest, src, r->nbytes,
-                        (uint64_t *)(uintptr_t)r->sig_addr, value, (int)r->amo,
-                        r->pe, 0);
+        shmi_put_signal(routine, px.ctx, dest, src, q.nbytes,
+                        (uint64_t *)(uintptr_t)q.sig_addr, value, (int)q.amo,
+                        q.pe, 0);
         break;
-    case SHMEMD_OP_AMO: wait = serve_amo(routine, r, &result); break;
-    case SHMEMD_OP_FENCE:
+    case SHMEMD_OP_AMO: wait = serve_amo(routine, &q, &result); break;
+    default: /* SHMEMD_OP_FENCE: check_request refused the rest */
         shmi_ctx_fence(px.ctx);
         wait = 0;
         break;
-    default:
-        SHMI_FATAL("%s (device code): PE %d: request %llu with unknown "
-                   "operation %u",
-                   routine, shmi_my_pe_fast(), (unsigned long long)t, r->op);
     }
     if (wait) {
         r->result = result;

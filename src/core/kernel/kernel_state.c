@@ -10,7 +10,8 @@
  *   - the ring and the words kernels share with the proxy, in host memory
  *     mapped into the device; the ticket counter in device memory;
  *   - the barrier's words, reserved at the device heap's end
- *     (shmi_device_heap_kernel_words), the same offset on every PE.
+ *     (shmi_device_heap_kernel_words), the same offset on every PE, right
+ *     after the user part that heap_size covers.
  */
 #include "config.h"
 
@@ -134,7 +135,9 @@ static int build(const char *routine)
     ks.st.my_pe = shmi_my_pe_fast();
     ks.st.n_pes = shmi_n_pes_fast();
     ks.st.heap_base = shmi_state.seg[SHMI_SEG_DEVICE].base;
-    ks.st.heap_size = shmi_state.seg[SHMI_SEG_DEVICE].size;
+    /* The user part only: the barrier's words right after it are no
+     * routine's to address (device_heap.h). */
+    ks.st.heap_size = shmi_device_heap_user_size();
     ks.st.sync = shmi_device_heap_kernel_words();
     if ((ret = build_peers(routine)) != 0 || (ret = build_ring(slots)) != 0)
         goto fail;
