@@ -74,7 +74,10 @@ int oshrun_delegate(const oshrun_opts_t *opts, const char *launcher);
 
 /* oshrun_server.c */
 int oshrun_server_start(oshrun_job_t *job);
-int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env);
+/* Registers PE rank and adds what it needs to reach oshrun to *env: 0, 1
+ * when a signal asked oshrun to stop first, or -1 with why filled in. */
+int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env,
+                           char *why, size_t why_len);
 /* Seconds oshrun waits for libpmix's server to finalize after a job that
  * ended normally (it takes milliseconds unless libpmix is stuck). */
 #define OSHRUN_FINALIZE_WAIT 2
@@ -95,13 +98,34 @@ void oshrun_peer_watch(oshrun_job_t *job);
  * means that libpmix reached it without calling accept(), unchecked. */
 int oshrun_peer_admitted(void);
 
-/* oshrun_spawn.c */
+/* oshrun_spawn.c: forks the PEs. -1 when none could be (the program is
+ * not found). A PE that cannot be started ("cannot start PE N: why") stops
+ * the job: those started are killed by the loop, and oshrun exits with
+ * status 1. A signal that asks oshrun to stop ends the spawning; the loop
+ * then handles it as for a running job. */
 int oshrun_spawn(oshrun_job_t *job);
+
+/* oshrun_limits.c */
+/* 0 when npes PEs fit this node's limits on processes and threads and
+ * oshrun's maximum per node; otherwise says which one -n exceeds and
+ * returns OSHRUN_EUSAGE. */
+int oshrun_limits_check(int npes);
+/* After a fork that failed with EAGAIN: " (the limit that stopped it)"
+ * into buf, or "". */
+void oshrun_limits_fork_hint(char *buf, size_t n);
+/* Reads the kernel's out-of-memory kill counters as the job starts. */
+void oshrun_oom_baseline(void);
+/* For a PE killed by SIGKILL: ": the kernel's out-of-memory killer ..."
+ * when those counters rose since, else "". */
+const char *oshrun_oom_note(void);
 
 /* oshrun_loop.c: runs until every PE ended; returns oshrun's status. */
 int oshrun_loop(oshrun_job_t *job, int sigfd);
 void oshrun_wake(oshrun_job_t *job);
 double oshrun_now(void);
+/* A signal (other than SIGCHLD) that waits for the loop, blocked, or 0:
+ * it asks oshrun to stop, and what runs before the loop stops early. */
+int oshrun_stop_pending(void);
 
 /* oshrun_output.c */
 void oshrun_stream_init(oshrun_stream_t *s, int fd, int out);

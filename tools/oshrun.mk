@@ -9,6 +9,7 @@ tools_oshrun_SOURCES = \
 	tools/oshrun_peer.c \
 	tools/oshrun_sock.c \
 	tools/oshrun_spawn.c \
+	tools/oshrun_limits.c \
 	tools/oshrun_loop.c \
 	tools/oshrun_output.c \
 	tools/oshrun_delegate.c \

@@ -65,6 +65,18 @@ void oshrun_wake(oshrun_job_t *job)
     }
 }
 
+int oshrun_stop_pending(void)
+{
+    sigset_t set;
+
+    if (sigpending(&set) != 0)
+        return 0;
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGCHLD && sigismember(&set, sig) == 1)
+            return sig;
+    return 0;
+}
+
 /* Sends sig to every PE (its process group, to catch its children too). */
 static void signal_all(oshrun_job_t *job, int sig)
 {
@@ -96,9 +108,12 @@ static void report_death(oshrun_job_t *job, int rank, int connected,
         int sig = WTERMSIG(st);
         const char *abbr = sigabbrev_np(sig);
 
-        oshrun_msg("PE %d (pid %ld) was killed by signal %d (SIG%s); "
+        /* The kernel's out-of-memory killer sends SIGKILL: its counters
+         * say whether it acted while the job ran. */
+        oshrun_msg("PE %d (pid %ld) was killed by signal %d (SIG%s)%s; "
                    "stopping the job",
-                   rank, (long)pe->pid, sig, abbr ? abbr : "?");
+                   rank, (long)pe->pid, sig, abbr ? abbr : "?",
+                   sig == SIGKILL ? oshrun_oom_note() : "");
         stop_job(job, 128 + sig);
     } else if (WEXITSTATUS(st) != 0) {
         oshrun_msg("PE %d (pid %ld) exited with status %d%s; stopping the job",

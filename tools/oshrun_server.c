@@ -21,37 +21,102 @@
 
 static oshrun_job_t *the_job;
 
-/* Waits for one non-blocking registration to complete. */
+/* Seconds oshrun waits for libpmix to complete one registration (it takes
+ * milliseconds; a progress thread that never answers would otherwise hold
+ * the start of the job for ever). */
+#define REGISTER_WAIT 30
+/* How often a wait for libpmix looks for a signal that asks oshrun to stop
+ * (milliseconds). */
+#define REGISTER_POLL_MS 50
+
+/* One non-blocking registration. Allocated: a wait that is given up (a
+ * signal, or no answer within REGISTER_WAIT) leaves it to the callback,
+ * which frees it when libpmix calls it at last. */
 typedef struct sync_op {
     pthread_mutex_t lock;
     pthread_cond_t done_cv;
-    int done;
+    int done, abandoned;
     pmix_status_t status;
 } sync_op_t;
 
-#define SYNC_OP_INIT                                                           \
-    {                                                                          \
-        PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0              \
+static sync_op_t *sync_new(void)
+{
+    sync_op_t *op = calloc(1, sizeof(*op));
+
+    if (op) {
+        pthread_mutex_init(&op->lock, NULL);
+        pthread_cond_init(&op->done_cv, NULL);
     }
+    return op;
+}
+
+static void sync_free(sync_op_t *op)
+{
+    pthread_mutex_destroy(&op->lock);
+    pthread_cond_destroy(&op->done_cv);
+    free(op);
+}
 
 static void sync_done(pmix_status_t status, void *cbdata)
 {
     sync_op_t *op = cbdata;
+    int abandoned;
 
     pthread_mutex_lock(&op->lock);
     op->status = status;
     op->done = 1;
+    abandoned = op->abandoned;
     pthread_cond_signal(&op->done_cv);
     pthread_mutex_unlock(&op->lock);
+    if (abandoned)
+        sync_free(op);
 }
 
-static pmix_status_t sync_wait(sync_op_t *op)
+/* The registration's status; PMIX_ERR_TIMEOUT when libpmix did not answer
+ * within REGISTER_WAIT seconds, or 1 when a signal asked oshrun to stop
+ * (*op then belongs to the callback). */
+static int sync_wait(sync_op_t *op, pmix_status_t *status)
 {
+    double until = oshrun_now() + REGISTER_WAIT;
+    int ret = 0;
+
     pthread_mutex_lock(&op->lock);
-    while (!op->done)
-        pthread_cond_wait(&op->done_cv, &op->lock);
+    while (!op->done) {
+        struct timespec t;
+
+        if (oshrun_stop_pending())
+            ret = 1;
+        else if (oshrun_now() >= until)
+            ret = -1;
+        if (ret) {
+            op->abandoned = 1;
+            break;
+        }
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += REGISTER_POLL_MS * 1000000L;
+        t.tv_sec += t.tv_nsec / 1000000000L;
+        t.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&op->done_cv, &op->lock, &t);
+    }
+    *status = ret < 0 ? PMIX_ERR_TIMEOUT : op->status;
     pthread_mutex_unlock(&op->lock);
-    return op->status;
+    if (!ret)
+        sync_free(op);
+    return ret > 0;
+}
+
+/* After a call that was given op and sync_done: its status once complete
+ * (the call's own when it did not start), or 1 in *stop when a signal
+ * asked oshrun to stop first. */
+static pmix_status_t sync_finish(sync_op_t *op, pmix_status_t rc, int *stop)
+{
+    *stop = 0;
+    if (rc == PMIX_SUCCESS) {
+        *stop = sync_wait(op, &rc);
+        return rc;
+    }
+    sync_free(op);
+    return rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc;
 }
 
 /* The PE a request is about, or NULL when it is not one of ours. */
@@ -231,8 +296,9 @@ static int register_job(oshrun_job_t *job)
     char *peers = all_ranks(job->opts->npes);
     void *list = PMIx_Info_list_start();
     pmix_data_array_t arr = {0};
-    sync_op_t op = SYNC_OP_INIT;
+    sync_op_t *op = NULL;
     pmix_status_t rc = PMIX_ERR_NOMEM;
+    int stop = 0;
 
     gethostname(host, sizeof(host) - 1);
     if (!peers)
@@ -242,17 +308,25 @@ static int register_job(oshrun_job_t *job)
         if (add_proc(list, r, host))
             goto out;
     rc = PMIx_Info_list_convert(list, &arr);
+    if (rc == PMIX_SUCCESS && (op = sync_new()) == NULL)
+        rc = PMIX_ERR_NOMEM;
     if (rc == PMIX_SUCCESS)
-        rc = PMIx_server_register_nspace(job->nspace, job->opts->npes,
-                                         arr.array, arr.size, sync_done, &op);
-    if (rc == PMIX_SUCCESS)
-        rc = sync_wait(&op);
-    else if (rc == PMIX_OPERATION_SUCCEEDED)
-        rc = PMIX_SUCCESS;
+        rc = sync_finish(op,
+                         PMIx_server_register_nspace(
+                             job->nspace, job->opts->npes, arr.array,
+                             arr.size, sync_done, op),
+                         &stop);
 out:
     PMIX_DATA_ARRAY_DESTRUCT(&arr);
     PMIx_Info_list_release(list);
     free(peers);
+    if (stop) {
+        int sig = oshrun_stop_pending();
+
+        oshrun_msg("stopped by signal %d (SIG%s) before any PE started", sig,
+                   oshrun_sig_name(sig));
+        return -1;
+    }
     if (rc != PMIX_SUCCESS)
         oshrun_msg("cannot register the job with PMIx: %s",
                    PMIx_Error_string(rc));
@@ -280,25 +354,33 @@ int oshrun_server_start(oshrun_job_t *job)
     return register_job(job);
 }
 
-/* Registers PE rank and adds what it needs to reach us to *env. */
-int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env)
+int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env,
+                           char *why, size_t why_len)
 {
     pmix_proc_t proc;
-    sync_op_t op = SYNC_OP_INIT;
-    pmix_status_t rc;
+    sync_op_t *op = sync_new();
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+    int stop = 0;
 
     PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)rank);
-    rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, sync_done,
-                                     &op);
-    if (rc == PMIX_SUCCESS)
-        rc = sync_wait(&op);
-    else if (rc == PMIX_OPERATION_SUCCEEDED)
-        rc = PMIX_SUCCESS;
+    if (op)
+        rc = sync_finish(op,
+                         PMIx_server_register_client(&proc, getuid(), getgid(),
+                                                     NULL, sync_done, op),
+                         &stop);
+    if (stop)
+        return 1;
     if (rc == PMIX_SUCCESS)
         rc = PMIx_server_setup_fork(&proc, env);
+    if (rc == PMIX_ERR_TIMEOUT) {
+        snprintf(why, why_len,
+                 "the PMIx server did not register it within %d s",
+                 REGISTER_WAIT);
+        return -1;
+    }
     if (rc != PMIX_SUCCESS) {
-        oshrun_msg("cannot register PE %d with PMIx: %s", rank,
-                   PMIx_Error_string(rc));
+        snprintf(why, why_len, "the PMIx server cannot register it: %s",
+                 PMIx_Error_string(rc));
         return -1;
     }
     return 0;

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -94,7 +95,9 @@ static void env_free(char **v)
     free(v);
 }
 
-static int build_env(oshrun_job_t *job, int rank, char ***out)
+/* 0, 1 when a signal asked oshrun to stop, or -1 with why filled in. */
+static int build_env(oshrun_job_t *job, int rank, char ***out, char *why,
+                     size_t why_len)
 {
     const oshrun_opts_t *o = job->opts;
     env_list_t e = {calloc(1, sizeof(char *)), 0};
@@ -120,14 +123,42 @@ static int build_env(oshrun_job_t *job, int rank, char ***out)
         snprintf(bind, sizeof(bind), "SHMEM_BIND=%s", o->bind);
         ret = env_put(&e, bind, 1);
     }
-    if (!ret)
-        ret = oshrun_server_setup_pe(job, rank, &e.v);
+    if (ret)
+        snprintf(why, why_len, "out of memory for its environment");
+    else
+        ret = oshrun_server_setup_pe(job, rank, &e.v, why, why_len);
     if (ret) {
         env_free(e.v);
-        return -1;
+        return ret;
     }
     *out = e.v;
     return 0;
+}
+
+/* oshrun holds about this many descriptors a PE: its output pipes, its
+ * lifeline and libpmix's connection to it. */
+#define FDS_PER_PE 4
+
+/* The limit on open files as the user set it, given back to every PE. */
+static struct rlimit user_nofile;
+static int nofile_raised;
+
+/* A soft limit on open files too low for npes PEs (1024 is a common
+ * default, which about 250 PEs reach) is raised for oshrun, up to the hard
+ * limit; the PEs get the user's limit back before exec. */
+static void raise_nofile(int npes)
+{
+    rlim_t want = (rlim_t)npes * FDS_PER_PE + 64;
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    user_nofile = rl;
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+        return;
+    rl.rlim_cur =
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+    nofile_raised = setrlimit(RLIMIT_NOFILE, &rl) == 0;
 }
 
 /* Resolves the program as execvp would, before any fork, so that a typo is
@@ -195,6 +226,8 @@ static _Noreturn void exec_pe(const char *path, char **argv, char **env, int in,
 
     setpgid(0, 0);
     tie_to_launcher(launcher, life);
+    if (nofile_raised)
+        setrlimit(RLIMIT_NOFILE, &user_nofile);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     /* A PE starts with default dispositions even when oshrun was started
@@ -221,25 +254,74 @@ static _Noreturn void exec_pe(const char *path, char **argv, char **env, int in,
     _exit(127);
 }
 
-static int spawn_one(oshrun_job_t *job, int rank, const char *path)
+static void close_all(int *fds, int n)
 {
-    int out[2], err[2], in[2] = {-1, -1}, life[2];
-    pid_t pid, self = getpid();
-    char **env;
+    for (int i = 0; i < n; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
 
-    if (build_env(job, rank, &env))
-        return -1;
-    if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
-        pipe2(life, O_CLOEXEC) ||
-        (rank == 0 ? pipe2(in, O_CLOEXEC)
-                   : (in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)) {
-        oshrun_msg("cannot create pipes: %s", strerror(errno));
+/* The PE's pipes (see the top of this file): fds[0..1] its stdout,
+ * fds[2..3] its stderr, fds[4..5] its lifeline, fds[6..7] its stdin (only
+ * fds[6] /dev/null, fds[7] -1 for the PEs after 0). */
+static int make_pipes(int rank, int fds[8], char *why, size_t why_len)
+{
+    int e;
+
+    for (int i = 0; i < 8; i++)
+        fds[i] = -1;
+    if (pipe2(fds, O_CLOEXEC) == 0 && pipe2(fds + 2, O_CLOEXEC) == 0 &&
+        pipe2(fds + 4, O_CLOEXEC) == 0 &&
+        (rank == 0 ? pipe2(fds + 6, O_CLOEXEC)
+                   : (fds[6] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) ==
+            0)
+        return 0;
+    e = errno;
+    close_all(fds, 8);
+    if (e == EMFILE) {
+        struct rlimit rl;
+
+        getrlimit(RLIMIT_NOFILE, &rl);
+        snprintf(why, why_len,
+                 "cannot create its pipes: %s (oshrun holds about %d "
+                 "descriptors a PE, and its limit on open files is %lld%s)",
+                 strerror(e), FDS_PER_PE, (long long)rl.rlim_cur,
+                 rl.rlim_cur == rl.rlim_max ? ", the hard limit, ulimit -Hn"
+                                            : ", ulimit -n");
+    } else {
+        snprintf(why, why_len, "cannot create its pipes: %s", strerror(e));
+    }
+    return -1;
+}
+
+/* 0 when PE rank runs, 1 when a signal asked oshrun to stop first, -1 with
+ * why filled in when it cannot be started. */
+static int spawn_one(oshrun_job_t *job, int rank, const char *path, char *why,
+                     size_t why_len)
+{
+    int fds[8], *out = fds, *err = fds + 2, *life = fds + 4, *in = fds + 6;
+    pid_t pid, self = getpid();
+    char **env, hint[256];
+    int ret = build_env(job, rank, &env, why, why_len);
+
+    if (ret)
+        return ret;
+    if (make_pipes(rank, fds, why, why_len)) {
         env_free(env);
         return -1;
     }
     pid = fork();
     if (pid == 0)
         exec_pe(path, job->opts->argv, env, in[0], out[1], err[1], self, life);
+    if (pid < 0) {
+        int e = errno;
+
+        oshrun_limits_fork_hint(hint, sizeof(hint));
+        snprintf(why, why_len, "cannot fork: %s%s", strerror(e), hint);
+        env_free(env);
+        close_all(fds, 8);
+        return -1;
+    }
     env_free(env);
     close(out[1]);
     close(err[1]);
@@ -247,14 +329,6 @@ static int spawn_one(oshrun_job_t *job, int rank, const char *path)
     close(life[0]);
     /* Kept open until oshrun ends (closed by job_free, or by the kernel). */
     job->pes[rank].lifeline = life[1];
-    if (pid < 0) {
-        oshrun_msg("cannot fork PE %d: %s", rank, strerror(errno));
-        close(out[0]);
-        close(err[0]);
-        if (in[1] >= 0)
-            close(in[1]);
-        return -1;
-    }
     setpgid(pid, pid);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(err[0], F_SETFL, O_NONBLOCK);
@@ -270,16 +344,35 @@ static int spawn_one(oshrun_job_t *job, int rank, const char *path)
 
 int oshrun_spawn(oshrun_job_t *job)
 {
-    char *path = find_program(job->opts->argv[0]);
-    int ret = 0;
+    char *path = find_program(job->opts->argv[0]), why[1024];
+    int r, ret = 0;
 
     if (!path) {
         oshrun_msg("cannot run '%s': not found or not executable",
                    job->opts->argv[0]);
         return -1;
     }
-    for (int r = 0; r < job->opts->npes && !ret; r++)
-        ret = spawn_one(job, r, path);
+    oshrun_oom_baseline();
+    raise_nofile(job->opts->npes);
+    /* A signal that asks oshrun to stop waits, blocked, for the main loop;
+     * the loop then stops the PEs started so far as it stops a running
+     * job, and says why. */
+    for (r = 0; r < job->opts->npes && !ret && !oshrun_stop_pending(); r++)
+        ret = spawn_one(job, r, path, why, sizeof(why));
     free(path);
-    return ret;
+    if (ret < 0) {
+        r--; /* the PE that failed */
+        if (r > 0)
+            oshrun_msg("cannot start PE %d: %s; stopping the %d PE%s "
+                       "started",
+                       r, why, r, r > 1 ? "s" : "");
+        else
+            oshrun_msg("cannot start PE 0: %s", why);
+        /* What the PEs started so far was given no job to finish: the
+         * loop kills them at once and exits with status 1. */
+        job->ending = 1;
+        job->status = 1;
+        job->kill_at = oshrun_now();
+    }
+    return 0;
 }

@@ -27,5 +27,5 @@ tests_launch_start_pes_exit_SOURCES = tests/launch/start_pes_exit.c
 tests_launch_start_pes_exit_LDADD = libweft.la
 dist_check_SCRIPTS += tests/launch/launch.sh tests/launch/slurm-single.sh \
 	tests/launch/oshrun_msgs.sh tests/launch/start_pes.sh \
-	tests/launch/init_race.sh
+	tests/launch/init_race.sh tests/launch/spawn_limits.sh
 EXTRA_DIST += tests/launch/launch.cases tests/launch/slurm-test.sh
