@@ -76,8 +76,8 @@ int oshrun_delegate(const oshrun_opts_t *opts, const char *launcher);
 int oshrun_server_start(oshrun_job_t *job);
 /* Registers PE rank and adds what it needs to reach oshrun to *env: 0, 1
  * when a signal asked oshrun to stop first, or -1 with why filled in. */
-int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env,
-                           char *why, size_t why_len);
+int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env, char *why,
+                           size_t why_len);
 /* Seconds oshrun waits for libpmix's server to finalize after a job that
  * ended normally (it takes milliseconds unless libpmix is stuck). */
 #define OSHRUN_FINALIZE_WAIT 2

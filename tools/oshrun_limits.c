@@ -81,7 +81,8 @@ static int cgroup_file(const char *ctl, const char *file, char *out, size_t n)
     FILE *f = fopen("/proc/self/cgroup", "r");
 
     while (f && fgets(line, sizeof(line), f)) {
-        char *ctls = strchr(line, ':'), *path = ctls ? strchr(ctls + 1, ':') : 0;
+        char *ctls = strchr(line, ':'),
+             *path = ctls ? strchr(ctls + 1, ':') : 0;
 
         if (!path)
             continue;
@@ -220,8 +221,8 @@ static int task_limits(task_limit_t *l)
     if (pid_max > 0 && all >= 0)
         l[n++] = (task_limit_t){"the node's kernel.pid_max", pid_max, all};
     for (int i = 1; i < n; i++) /* a few entries: insertion sort */
-        for (int j = i; j > 0 && l[j].limit - l[j].used <
-                                     l[j - 1].limit - l[j - 1].used;
+        for (int j = i;
+             j > 0 && l[j].limit - l[j].used < l[j - 1].limit - l[j - 1].used;
              j--) {
             task_limit_t t = l[j];
 
@@ -243,8 +244,7 @@ int oshrun_limits_check(int npes)
                    npes, OSHRUN_MAX_LOCAL_PES);
         return OSHRUN_EUSAGE;
     }
-    if (task_limits(l) > 0 && l[0].used >= 0 &&
-        need > l[0].limit - l[0].used) {
+    if (task_limits(l) > 0 && l[0].used >= 0 && need > l[0].limit - l[0].used) {
         long long room = (l[0].limit - l[0].used) / OSHRUN_TASKS_PER_PE;
 
         oshrun_msg("-n %d needs at least %lld processes and threads (%d a "
@@ -312,9 +312,8 @@ const char *oshrun_oom_note(void)
 {
     static char note[2600];
     long long cg = oom_cg_start >= 0 ? read_value(oom_cg_file, "oom_kill") : -1;
-    long long node = oom_node_start >= 0
-                         ? read_value("/proc/vmstat", "oom_kill")
-                         : -1;
+    long long node =
+        oom_node_start >= 0 ? read_value("/proc/vmstat", "oom_kill") : -1;
     char lim[96];
 
     if (cg > oom_cg_start) {

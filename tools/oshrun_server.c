@@ -28,10 +28,13 @@ static oshrun_job_t *the_job;
 /* How often a wait for libpmix looks for a signal that asks oshrun to stop
  * (milliseconds). */
 #define REGISTER_POLL_MS 50
+/* Seconds a registration may still take once a signal asked oshrun to
+ * stop. */
+#define STOP_GRACE 1.0
 
-/* One non-blocking registration. Allocated: a wait that is given up (a
- * signal, or no answer within REGISTER_WAIT) leaves it to the callback,
- * which frees it when libpmix calls it at last. */
+/* One non-blocking registration. Allocated: a wait that is given up (no
+ * answer within REGISTER_WAIT, or within STOP_GRACE of a signal) leaves it
+ * to the callback, which frees it when libpmix calls it at last. */
 typedef struct sync_op {
     pthread_mutex_t lock;
     pthread_cond_t done_cv;
@@ -72,23 +75,27 @@ static void sync_done(pmix_status_t status, void *cbdata)
         sync_free(op);
 }
 
-/* The registration's status; PMIX_ERR_TIMEOUT when libpmix did not answer
- * within REGISTER_WAIT seconds, or 1 when a signal asked oshrun to stop
- * (*op then belongs to the callback). */
-static int sync_wait(sync_op_t *op, pmix_status_t *status)
+/* Waits for a registration: 0 with its *status (PMIX_ERR_TIMEOUT when
+ * libpmix did not answer within REGISTER_WAIT seconds), or 1 when stoppable
+ * and a signal asked oshrun to stop. A registration is still given
+ * STOP_GRACE seconds to complete after such a signal, so that oshrun does
+ * not leave while libpmix works on it; one given up belongs to its
+ * callback. */
+static int sync_wait(sync_op_t *op, int stoppable, pmix_status_t *status)
 {
     double until = oshrun_now() + REGISTER_WAIT;
-    int ret = 0;
+    int stop = 0, abandoned;
 
     pthread_mutex_lock(&op->lock);
     while (!op->done) {
         struct timespec t;
 
-        if (oshrun_stop_pending())
-            ret = 1;
-        else if (oshrun_now() >= until)
-            ret = -1;
-        if (ret) {
+        if (stoppable && !stop && oshrun_stop_pending()) {
+            stop = 1;
+            if (until > oshrun_now() + STOP_GRACE)
+                until = oshrun_now() + STOP_GRACE;
+        }
+        if (oshrun_now() >= until) {
             op->abandoned = 1;
             break;
         }
@@ -98,21 +105,23 @@ static int sync_wait(sync_op_t *op, pmix_status_t *status)
         t.tv_nsec %= 1000000000L;
         pthread_cond_timedwait(&op->done_cv, &op->lock, &t);
     }
-    *status = ret < 0 ? PMIX_ERR_TIMEOUT : op->status;
+    abandoned = op->abandoned;
+    *status = abandoned ? PMIX_ERR_TIMEOUT : op->status;
     pthread_mutex_unlock(&op->lock);
-    if (!ret)
+    if (!abandoned)
         sync_free(op);
-    return ret > 0;
+    return stop;
 }
 
 /* After a call that was given op and sync_done: its status once complete
- * (the call's own when it did not start), or 1 in *stop when a signal
- * asked oshrun to stop first. */
-static pmix_status_t sync_finish(sync_op_t *op, pmix_status_t rc, int *stop)
+ * (the call's own when it did not start), or 1 in *stop when stoppable and
+ * a signal asked oshrun to stop. */
+static pmix_status_t sync_finish(sync_op_t *op, pmix_status_t rc, int stoppable,
+                                 int *stop)
 {
     *stop = 0;
     if (rc == PMIX_SUCCESS) {
-        *stop = sync_wait(op, &rc);
+        *stop = sync_wait(op, stoppable, &rc);
         return rc;
     }
     sync_free(op);
@@ -312,21 +321,14 @@ static int register_job(oshrun_job_t *job)
         rc = PMIX_ERR_NOMEM;
     if (rc == PMIX_SUCCESS)
         rc = sync_finish(op,
-                         PMIx_server_register_nspace(
-                             job->nspace, job->opts->npes, arr.array,
-                             arr.size, sync_done, op),
-                         &stop);
+                         PMIx_server_register_nspace(job->nspace,
+                                                     job->opts->npes, arr.array,
+                                                     arr.size, sync_done, op),
+                         0, &stop); /* a signal is seen once PEs start */
 out:
     PMIX_DATA_ARRAY_DESTRUCT(&arr);
     PMIx_Info_list_release(list);
     free(peers);
-    if (stop) {
-        int sig = oshrun_stop_pending();
-
-        oshrun_msg("stopped by signal %d (SIG%s) before any PE started", sig,
-                   oshrun_sig_name(sig));
-        return -1;
-    }
     if (rc != PMIX_SUCCESS)
         oshrun_msg("cannot register the job with PMIx: %s",
                    PMIx_Error_string(rc));
@@ -354,8 +356,8 @@ int oshrun_server_start(oshrun_job_t *job)
     return register_job(job);
 }
 
-int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env,
-                           char *why, size_t why_len)
+int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env, char *why,
+                           size_t why_len)
 {
     pmix_proc_t proc;
     sync_op_t *op = sync_new();
@@ -367,7 +369,7 @@ int oshrun_server_setup_pe(oshrun_job_t *job, int rank, char ***env,
         rc = sync_finish(op,
                          PMIx_server_register_client(&proc, getuid(), getgid(),
                                                      NULL, sync_done, op),
-                         &stop);
+                         1, &stop);
     if (stop)
         return 1;
     if (rc == PMIX_SUCCESS)

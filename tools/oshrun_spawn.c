@@ -271,11 +271,13 @@ static int make_pipes(int rank, int fds[8], char *why, size_t why_len)
     for (int i = 0; i < 8; i++)
         fds[i] = -1;
     if (pipe2(fds, O_CLOEXEC) == 0 && pipe2(fds + 2, O_CLOEXEC) == 0 &&
-        pipe2(fds + 4, O_CLOEXEC) == 0 &&
-        (rank == 0 ? pipe2(fds + 6, O_CLOEXEC)
-                   : (fds[6] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) ==
-            0)
-        return 0;
+        pipe2(fds + 4, O_CLOEXEC) == 0) {
+        if (rank == 0 && pipe2(fds + 6, O_CLOEXEC) == 0)
+            return 0;
+        if (rank != 0 &&
+            (fds[6] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+            return 0;
+    }
     e = errno;
     close_all(fds, 8);
     if (e == EMFILE) {
@@ -373,6 +375,14 @@ int oshrun_spawn(oshrun_job_t *job)
         job->ending = 1;
         job->status = 1;
         job->kill_at = oshrun_now();
+    } else if (job->pes[0].pid == 0 && (r = oshrun_stop_pending()) != 0) {
+        /* No PE to pass it to: the loop would end at once, without
+         * reading it. */
+        oshrun_msg("stopped by signal %d (SIG%s) before any PE started "
+                   "(status %d)",
+                   r, oshrun_sig_name(r), 128 + r);
+        job->ending = 1;
+        job->status = 128 + r;
     }
     return 0;
 }

@@ -99,11 +99,10 @@ static void start(const char *routine, int thread_level)
     int ret;
 
     ret = shmi_env_load(err, sizeof(err));
-    if (ret == 0)
-        ret = shmi_watchdog_init(err, sizeof(err));
     if (ret)
         early_fatal(__LINE__, __func__, routine,
                     err[0] ? err : shmi_strerror(ret));
+    shmi_watchdog_init();
     ret = shmi_boot_init(&shmi_state.boot);
     if (ret) {
         snprintf(err, sizeof(err),
