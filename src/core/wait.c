@@ -247,14 +247,17 @@ static void shmi_wait_say(const void *arg, char *buf, size_t len)
 
     shmi_wval_text(shmi_wait_load(r->dt, r->values, 0), want, sizeof(want));
     if (r->kind == SHMI_WAIT_ONE) {
+        /* shmem_signal_wait_until names its word sig_addr. */
+        const char *name = strstr(r->routine, "signal") ? "sig_addr" : "ivars";
+
         shmi_wval_text(r->dev ? shmi_wait_load_device(r, r->ivars)
                               : shmi_wait_load(r->dt, r->ivars, 1),
                        now, sizeof(now));
         snprintf(buf, len,
-                 "%s on ivars %p (until *ivars %s %s; it is %s now), which "
-                 "any PE may satisfy",
-                 r->routine, (const void *)r->ivars, shmi_cmp_text(r->cmp),
-                 want, now);
+                 "%s on %s %p (until *%s %s %s; it is %s now), which any PE "
+                 "may satisfy",
+                 r->routine, name, (const void *)r->ivars, name,
+                 shmi_cmp_text(r->cmp), want, now);
         return;
     }
     if (r->vstride)

@@ -34,21 +34,14 @@ static _Thread_local shmi_watchdog_wait_t shmi_watchdog_cur;
 /* Seconds beyond which the period no longer fits in ns: never reached. */
 #define SHMI_WATCHDOG_MAX_S (ULLONG_MAX / 1000000000ULL)
 
-int shmi_watchdog_init(char *err, size_t errlen)
+void shmi_watchdog_init(void)
 {
-    long s = shmi_env.WATCHDOG;
+    unsigned long long s = shmi_env.WATCHDOG > 0
+                               ? (unsigned long long)shmi_env.WATCHDOG
+                               : 0;
 
-    if (s < 0) {
-        snprintf(err, errlen,
-                 "SHMEM_WATCHDOG='%ld' is invalid: expected a number of "
-                 "seconds of at least 0 (0 turns the watchdog off)",
-                 s);
-        return SHMI_EINVAL;
-    }
-    shmi_watchdog_ns = (unsigned long long)s >= SHMI_WATCHDOG_MAX_S
-                           ? ULLONG_MAX
-                           : (unsigned long long)s * 1000000000ULL;
-    return 0;
+    shmi_watchdog_ns = s >= SHMI_WATCHDOG_MAX_S ? ULLONG_MAX
+                                                : s * 1000000000ULL;
 }
 
 /* A coarse clock is enough for a period in seconds, and cheaper. */

@@ -3,7 +3,7 @@
  * seconds prints, once for that wait, where it is blocked (the routine, for
  * a collective its team and call number, the PEs it waits for) and goes on
  * waiting; with SHMEM_WATCHDOG_ABORT=1 it ends the job instead
- * (src/core/watchdog.c, docs/design.md "Waiting").
+ * (src/core/watchdog.c, docs/design.md decision 10).
  *
  * The waits that can only end through another PE (collectives, locks,
  * shmem_wait_until and friends, signal waits, a stream wait at finalize)
@@ -39,12 +39,9 @@
  */
 typedef void (*shmi_watchdog_say_t)(const void *arg, char *buf, size_t len);
 
-/*
- * Reads SHMEM_WATCHDOG and SHMEM_WATCHDOG_ABORT (shmem_init, right after the
- * environment is read). Returns 0, or SHMI_EINVAL with the start-up message
- * in err (errlen bytes) when SHMEM_WATCHDOG is negative.
- */
-int shmi_watchdog_init(char *err, size_t errlen);
+/* Reads SHMEM_WATCHDOG (shmem_init, right after the environment, which
+ * refuses a negative value: env_table.h gives its range). */
+void shmi_watchdog_init(void);
 
 /*
  * For a blocking loop that has spun past SHMEM_WAIT_SPIN (b->polls >
