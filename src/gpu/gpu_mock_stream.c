@@ -11,6 +11,13 @@
  * synchronisation with other streams (Weft's own work never relies on it,
  * src/gpu/gpu_runtime.c), and concurrency between the copy engines and
  * kernels of one stream (a GPU has none either).
+ *
+ * Every stream made here stays in a list for the life of the process, a
+ * destroyed one marked so (its worker stopped, its few bytes kept): a
+ * pointer that is not a live stream of the list (a destroyed stream, a
+ * garbage pointer) is SHMI_EINVAL for every member, never a read of freed
+ * or foreign memory, and no later stream can take a destroyed one's
+ * address.
  */
 #include "config.h"
 
@@ -46,10 +53,15 @@ typedef struct mock_stream {
     int error; /* first failure of an item, reported by sync */
     int stop;
     pthread_t thread;
+    struct mock_stream *all_next; /* the list of every stream made */
+    int dead;                     /* destroyed (under all_lock) */
 } mock_stream_t;
 
 static mock_stream_t *default_stream;
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+
+static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
+static mock_stream_t *all_streams;
 
 static void item_run(mock_item_t *it, int *error)
 {
@@ -111,8 +123,26 @@ int shmi_gpu_mock_stream_create(void **stream)
         free(s);
         return SHMI_ENOMEM;
     }
+    pthread_mutex_lock(&all_lock);
+    s->all_next = all_streams;
+    all_streams = s;
+    pthread_mutex_unlock(&all_lock);
     *stream = s;
     return 0;
+}
+
+/* The live stream that stream is, or NULL (destroyed, or none). */
+static mock_stream_t *stream_live(void *stream)
+{
+    mock_stream_t *s;
+
+    pthread_mutex_lock(&all_lock);
+    for (s = all_streams; s && (void *)s != stream; s = s->all_next)
+        ;
+    if (s && s->dead)
+        s = NULL;
+    pthread_mutex_unlock(&all_lock);
+    return s;
 }
 
 static void default_make(void)
@@ -123,10 +153,11 @@ static void default_make(void)
         default_stream = s;
 }
 
+/* The default stream for NULL, else the live stream, or NULL. */
 static mock_stream_t *stream_of(void *stream)
 {
     if (stream)
-        return stream;
+        return stream_live(stream);
     pthread_once(&default_once, default_make);
     return default_stream;
 }
@@ -136,7 +167,9 @@ static int stream_push(void *stream, mock_item_t item)
     mock_stream_t *s = stream_of(stream);
     mock_item_t *it;
 
-    if (!s || !(it = malloc(sizeof(*it))))
+    if (!s)
+        return stream ? SHMI_EINVAL : SHMI_ENOMEM;
+    if (!(it = malloc(sizeof(*it))))
         return SHMI_ENOMEM;
     *it = item;
     it->next = NULL;
@@ -158,7 +191,7 @@ int shmi_gpu_mock_stream_sync(void *stream)
     int error;
 
     if (!s)
-        return SHMI_ENOMEM;
+        return stream ? SHMI_EINVAL : SHMI_ENOMEM;
     pthread_mutex_lock(&s->lock);
     while (s->finished != s->queued)
         pthread_cond_wait(&s->idle, &s->lock);
@@ -170,13 +203,23 @@ int shmi_gpu_mock_stream_sync(void *stream)
 
 int shmi_gpu_mock_stream_destroy(void *stream)
 {
-    mock_stream_t *s = stream;
+    mock_stream_t *s = stream ? stream_live(stream) : NULL;
     int error;
 
     if (!s || s == default_stream)
         return SHMI_EINVAL;
-    error = shmi_gpu_mock_stream_sync(s);
+    pthread_mutex_lock(&all_lock);
+    if (s->dead) { /* destroyed by another thread meanwhile */
+        pthread_mutex_unlock(&all_lock);
+        return SHMI_EINVAL;
+    }
+    s->dead = 1;
+    pthread_mutex_unlock(&all_lock);
+    /* What was enqueued before runs to its end; nothing can be added now. */
     pthread_mutex_lock(&s->lock);
+    while (s->finished != s->queued)
+        pthread_cond_wait(&s->idle, &s->lock);
+    error = s->error;
     s->stop = 1;
     pthread_cond_signal(&s->work);
     pthread_mutex_unlock(&s->lock);
@@ -184,7 +227,6 @@ int shmi_gpu_mock_stream_destroy(void *stream)
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->work);
     pthread_cond_destroy(&s->idle);
-    free(s);
     return error;
 }
 

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,6 @@
 #include "core/dataplane.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
-#include "core/segment.h"
 #include "core/state.h"
 #include "core/stream/stream.h"
 #include "services/error.h"
@@ -33,6 +33,7 @@
 /* One operation in flight: posted by the host function, run by the lane. */
 typedef struct lane_job {
     struct lane_job *next;
+    const char *routine; /* the public routine that enqueued it */
     shmi_stream_fn_t run;
     void *arg;
     int done;
@@ -46,6 +47,7 @@ struct shmi_stream_lane {
     pthread_cond_t ran;    /* a job finished */
     lane_job_t *head, *tail;
     unsigned long pending; /* enqueued host functions not yet returned */
+    const char *running;   /* routine of the job the lane runs, or NULL */
     int stop;
     int started;
     shmi_coll_exec_t exec;
@@ -74,27 +76,6 @@ const shmi_gpu_ops_t *shmi_stream_backend(const char *routine)
     return g;
 }
 
-void shmi_stream_need_device(const char *routine, const char *what,
-                             const void *p, size_t len)
-{
-    if (len > 0 && !shmi_device_touches(p, len))
-        SHMI_FATAL("%s: PE %d: %s %p is host memory; a stream-ordered "
-                   "routine needs device memory (shmemx_malloc_device)",
-                   routine, shmi_my_pe_fast(), what, p);
-}
-
-void shmi_stream_need_device_heap(const char *routine, const char *what,
-                                  const void *p, size_t len)
-{
-    size_t off;
-
-    if (len > 0 && shmi_seg_lookup(p, len, &off) != SHMI_SEG_DEVICE)
-        SHMI_FATAL("%s: PE %d: %s %p is not in the device heap; a "
-                   "stream-ordered routine needs symmetric device memory "
-                   "(shmemx_malloc_device)",
-                   routine, shmi_my_pe_fast(), what, p);
-}
-
 static void *lane_main(void *arg)
 {
     shmi_stream_lane_t *l = arg;
@@ -111,10 +92,12 @@ static void *lane_main(void *arg)
         l->head = j->next;
         if (!l->head)
             l->tail = NULL;
+        l->running = j->routine;
         pthread_mutex_unlock(&l->lock);
         j->run(&l->exec, j->arg);
         free(j->arg);
         pthread_mutex_lock(&l->lock);
+        l->running = NULL;
         j->done = 1;
         pthread_cond_broadcast(&l->ran);
     }
@@ -202,6 +185,7 @@ void shmi_stream_enqueue(const char *routine, void *stream,
     if (!c || !arg)
         SHMI_FATAL("%s: PE %d: out of memory", routine, shmi_my_pe_fast());
     c->lane = lane_of(routine, stream);
+    c->job.routine = routine;
     c->job.run = run;
     c->job.arg = arg;
     pthread_mutex_lock(&c->lane->lock);
@@ -254,7 +238,50 @@ void shmi_stream_forget(void *stream)
     pthread_mutex_unlock(&lanes.lock);
 }
 
-void shmi_stream_finalize(void)
+unsigned long shmi_stream_lanes_pending(void)
+{
+    unsigned long n = 0;
+
+    pthread_mutex_lock(&lanes.lock);
+    for (int i = 0; i < lanes.n; i++) {
+        pthread_mutex_lock(&lanes.lane[i]->lock);
+        n += lanes.lane[i]->pending;
+        pthread_mutex_unlock(&lanes.lane[i]->lock);
+    }
+    pthread_mutex_unlock(&lanes.lock);
+    return n;
+}
+
+void shmi_stream_lanes_say(char *buf, size_t len)
+{
+    int busy = 0;
+
+    if (len)
+        buf[0] = '\0';
+    pthread_mutex_lock(&lanes.lock);
+    for (int i = 0; i < lanes.n && !busy; i++) {
+        shmi_stream_lane_t *l = lanes.lane[i];
+
+        pthread_mutex_lock(&l->lock);
+        if (l->pending > 0) {
+            busy = 1;
+            if (l->running)
+                snprintf(buf, len,
+                         "the lane of stream %p runs %s (%lu operation(s) of "
+                         "that stream enqueued and not ended)",
+                         l->stream, l->running, l->pending);
+            else
+                snprintf(buf, len,
+                         "stream %p has %lu stream-ordered operation(s) "
+                         "enqueued behind work that has not ended",
+                         l->stream, l->pending);
+        }
+        pthread_mutex_unlock(&l->lock);
+    }
+    pthread_mutex_unlock(&lanes.lock);
+}
+
+void shmi_stream_lanes_stop(void)
 {
     const shmi_gpu_ops_t *g = shmi_device_backend();
 

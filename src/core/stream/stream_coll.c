@@ -96,6 +96,8 @@ static int coll_enqueue(coll_args_t a, void *stream)
 {
     coll_args_t *p;
 
+    shmi_require_init(a.routine);
+    shmi_stream_check(a.routine, stream);
     a.team = shmi_coll_team(a.routine, (shmem_team_t)a.team);
     if (!a.team)
         return -1;
@@ -130,6 +132,8 @@ int shmix_broadcastmem_on_stream(shmem_team_t team, void *dest,
     const char *routine = "shmemx_broadcastmem_on_stream";
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
+    shmi_stream_need_count(routine, "nelems", nelems, nelems);
     shmi_stream_need_device_heap(routine, "dest", dest, nelems);
     shmi_stream_need_device_heap(routine, "source", source, nelems);
     if (team != SHMEM_TEAM_INVALID &&
@@ -155,10 +159,12 @@ int shmix_fcollectmem_on_stream(shmem_team_t team, void *dest,
                                 const void *source, size_t nelems, void *stream)
 {
     const char *routine = "shmemx_fcollectmem_on_stream";
+    size_t all = shmi_nbytes(nelems, team_size(team));
 
     shmi_require_init(routine);
-    shmi_stream_need_device_heap(routine, "dest", dest,
-                                 nelems * team_size(team));
+    shmi_stream_check(routine, stream);
+    shmi_stream_need_count(routine, "nelems", nelems, all);
+    shmi_stream_need_device_heap(routine, "dest", dest, all);
     shmi_stream_need_device_heap(routine, "source", source, nelems);
     return coll_enqueue((coll_args_t){.routine = routine,
                                       .kind = COLL_FCOLLECT,
@@ -173,12 +179,13 @@ int shmix_alltoallmem_on_stream(shmem_team_t team, void *dest,
                                 const void *source, size_t nelems, void *stream)
 {
     const char *routine = "shmemx_alltoallmem_on_stream";
+    size_t all = shmi_nbytes(nelems, team_size(team));
 
     shmi_require_init(routine);
-    shmi_stream_need_device_heap(routine, "dest", dest,
-                                 nelems * team_size(team));
-    shmi_stream_need_device_heap(routine, "source", source,
-                                 nelems * team_size(team));
+    shmi_stream_check(routine, stream);
+    shmi_stream_need_count(routine, "nelems", nelems, all);
+    shmi_stream_need_device_heap(routine, "dest", dest, all);
+    shmi_stream_need_device_heap(routine, "source", source, all);
     return coll_enqueue((coll_args_t){.routine = routine,
                                       .kind = COLL_ALLTOALL,
                                       .team = (struct shmem_impl_team *)team,
@@ -195,6 +202,8 @@ int shmi_stream_reduce(const char *routine, shmem_team_t team, void *dest,
     size_t nbytes = shmi_nbytes(nreduce, shmi_dtype_size(dt));
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
+    shmi_stream_need_count(routine, "nreduce", nreduce, nbytes);
     shmi_stream_need_device_heap(routine, "dest", dest, nbytes);
     shmi_stream_need_device_heap(routine, "source", source, nbytes);
     if (dest != source && (const char *)dest < (const char *)source + nbytes &&

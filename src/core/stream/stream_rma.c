@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,9 +144,11 @@ void shmix_putmem_on_stream(void *dest, const void *source, size_t nelems,
     char *direct;
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
     check_pe(routine, pe);
+    shmi_stream_need_count(routine, "nelems", nelems, nelems);
     shmi_stream_need_device_heap(routine, "dest", dest, nelems);
-    shmi_stream_need_device(routine, "source", source, nelems);
+    shmi_stream_need_device(routine, "source", source, "nelems", nelems);
     if (nelems == 0)
         return;
     if ((direct = direct_ptr(dest, pe)))
@@ -166,9 +169,11 @@ void shmix_getmem_on_stream(void *dest, const void *source, size_t nelems,
     char *direct;
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
     check_pe(routine, pe);
+    shmi_stream_need_count(routine, "nelems", nelems, nelems);
     shmi_stream_need_device_heap(routine, "source", source, nelems);
-    shmi_stream_need_device(routine, "dest", dest, nelems);
+    shmi_stream_need_device(routine, "dest", dest, "nelems", nelems);
     if (nelems == 0)
         return;
     if ((direct = direct_ptr(source, pe)))
@@ -199,15 +204,17 @@ void shmix_putmem_signal_on_stream(void *dest, const void *source,
     char *direct;
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
     check_pe(routine, pe);
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         SHMI_FATAL("%s: PE %d: sig_op %d is neither SHMEM_SIGNAL_SET nor "
                    "SHMEM_SIGNAL_ADD",
                    routine, shmi_my_pe_fast(), sig_op);
+    shmi_stream_need_count(routine, "nelems", nelems, nelems);
     shmi_stream_need_device_heap(routine, "dest", dest, nelems);
     shmi_stream_need_device_heap(routine, "sig_addr", sig_addr,
                                  sizeof(*sig_addr));
-    shmi_stream_need_device(routine, "source", source, nelems);
+    shmi_stream_need_device(routine, "source", source, "nelems", nelems);
     if (nelems > 0 && (direct = direct_ptr(dest, pe))) {
         /* The stream orders the signal after the copy. */
         stream_copy(routine, direct, source, nelems, stream);
@@ -223,6 +230,7 @@ void shmix_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
     const char *routine = "shmemx_signal_wait_until_on_stream";
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
     shmi_stream_need_device_heap(routine, "sig_addr", sig_addr,
                                  sizeof(*sig_addr));
     if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
@@ -240,6 +248,7 @@ void shmix_quiet_on_stream(void *stream)
     const char *routine = "shmemx_quiet_on_stream";
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
     shmi_stream_enqueue(routine, stream, run_quiet,
                         args_new((rma_args_t){.routine = routine}));
 }
@@ -253,7 +262,10 @@ int shmix_stream_create(void **stream)
     shmi_require_init(routine);
     if (!stream)
         SHMI_FATAL("%s: PE %d: stream is NULL", routine, shmi_my_pe_fast());
-    return shmi_stream_backend(routine)->stream_create(stream) ? -1 : 0;
+    if (shmi_stream_backend(routine)->stream_create(stream) != 0)
+        return -1;
+    shmi_stream_made(routine, *stream);
+    return 0;
 }
 
 int shmix_stream_destroy(void *stream)
@@ -263,6 +275,7 @@ int shmix_stream_destroy(void *stream)
 
     shmi_require_init(routine);
     g = shmi_stream_backend(routine);
+    shmi_stream_unmake(routine, stream);
     shmi_stream_forget(stream);
     return g->stream_destroy(stream) ? -1 : 0;
 }
@@ -272,6 +285,7 @@ int shmix_stream_synchronize(void *stream)
     const char *routine = "shmemx_stream_synchronize";
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
     return shmi_stream_backend(routine)->stream_sync(stream) ? -1 : 0;
 }
 
@@ -284,14 +298,29 @@ int shmix_memcpy_on_stream(void *dest, const void *source, size_t nbytes,
 
     shmi_require_init(routine);
     g = shmi_stream_backend(routine);
+    shmi_stream_check(routine, stream);
     if (nbytes == 0)
         return 0;
+    if (nbytes > (size_t)PTRDIFF_MAX)
+        SHMI_FATAL("%s: PE %d: nbytes %zu is too large: no buffer is that "
+                   "long (dest %p, source %p)",
+                   routine, shmi_my_pe_fast(), nbytes, dest, source);
     dd = shmi_device_touches(dest, nbytes);
     sd = shmi_device_touches(source, nbytes);
     if (!dd && !sd)
         SHMI_FATAL("%s: PE %d: neither dest %p nor source %p is device "
                    "memory",
                    routine, shmi_my_pe_fast(), dest, source);
+    /* The copy runs later, on the stream's worker or the GPU: a bad
+     * address must end the job here, naming the argument. */
+    if (dd)
+        shmi_stream_need_device(routine, "dest", dest, "nbytes", nbytes);
+    if (sd)
+        shmi_stream_need_device(routine, "source", source, "nbytes", nbytes);
+    if (!dd)
+        shmi_stream_need_host(routine, "dest", dest, "nbytes", nbytes);
+    if (!sd)
+        shmi_stream_need_host(routine, "source", source, "nbytes", nbytes);
     return g->stream_copy(dest, source, nbytes,
                           dd && sd ? SHMI_GPU_D2D
                           : dd     ? SHMI_GPU_H2D
@@ -306,6 +335,7 @@ int shmix_host_func_on_stream(void *stream, shmemx_host_fn_t fn, void *arg)
     const char *routine = "shmemx_host_func_on_stream";
 
     shmi_require_init(routine);
+    shmi_stream_check(routine, stream);
     if (!fn)
         SHMI_FATAL("%s: PE %d: fn is NULL", routine, shmi_my_pe_fast());
     return shmi_stream_backend(routine)->stream_host(stream, fn, arg) ? -1 : 0;
