@@ -2,15 +2,17 @@
  * shmem_finalize waits for the stream-ordered work it was given (docs/gpu.md,
  * "Stream-ordered communication", shmem_finalize):
  *
- *   stream_finalize queued   (the default) every PE leaves on its streams a
+ *   stream_finalize queued   (the default) every PE leaves on a stream a
  *                            slow host function, a put to its right
  *                            neighbour, a get of what it put, a copy of that
- *                            into host memory and a last host function, and
- *                            calls shmem_finalize at once: after it returns,
- *                            the host memory holds the data and both host
- *                            functions have run (on the IPC path the copies
- *                            are on the stream itself, with SHMEM_LOCAL=0
- *                            the put and get go through the lanes);
+ *                            into host memory and another slow host
+ *                            function, and a slower one on the default
+ *                            stream, and calls shmem_finalize at once: after
+ *                            it returns, the host memory holds the data and
+ *                            every host function has run (on the IPC path
+ *                            the copies are on the stream itself, with
+ *                            SHMEM_LOCAL=0 the put and get go through the
+ *                            lanes, the rest not);
  *   stream_finalize onebarrier  PE 0 alone enters a barrier on a stream: with
  *                            SHMEM_WATCHDOG the job ends with the watchdog's
  *                            report, not a hang;
@@ -43,15 +45,16 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* Holds the stream 300 ms, then marks *arg. */
+/* Hold their stream 300 ms and 1.5 s, then mark *arg. */
 static void slow_mark(void *arg)
 {
     sleep_ms(300);
     __atomic_store_n((int *)arg, 1, __ATOMIC_RELEASE);
 }
 
-static void mark(void *arg)
+static void slower_mark(void *arg)
 {
+    sleep_ms(1500);
     __atomic_store_n((int *)arg, 1, __ATOMIC_RELEASE);
 }
 
@@ -90,8 +93,10 @@ static int queued(void)
     shmemx_putmem_on_stream(dst, src, N, right, s);
     shmemx_getmem_on_stream(chk, dst, N, right, s);
     CHECK(shmemx_memcpy_on_stream(host, chk, N, s) == 0);
-    CHECK(shmemx_host_func_on_stream(s, mark, &ran_last) == 0);
-    CHECK(shmemx_host_func_on_stream(NULL, slow_mark, &ran_default) == 0);
+    /* Work after the lanes' operations, and longer work on another stream:
+     * waiting for the lanes alone is not enough. */
+    CHECK(shmemx_host_func_on_stream(s, slow_mark, &ran_last) == 0);
+    CHECK(shmemx_host_func_on_stream(NULL, slower_mark, &ran_default) == 0);
     CHECK_MSG(!__atomic_load_n(&ran_first, __ATOMIC_ACQUIRE),
               "the stream ran its work before shmem_finalize: the test "
               "proves nothing");
