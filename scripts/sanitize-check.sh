@@ -47,7 +47,9 @@ jobs=${JOBS:-2}
 
 # Among the ASan cases, gpu_kernel_ops_mock_2 and _proxy_2: the device API's
 # kernels as host threads on the mock, the proxy's ring and thread.
-ASAN_FILTER='^(unit_size_parse|unit_env|heap_alloc_unit|heap_shm_unit|dp_unit|launch_shmem_oshrun_2|launch_shmem_fault_kill|heap_basic_2|heap_ptr_2|heap_static_2|heap_bad_free_2|dp_rma_2|dp_amo_2|dp_signal_2|dp_wait_2|dp_order_2|dp_rma_tcp_2|ofi_ops_shm_2|coll_barrier_2|coll_data_2|coll_reduce_2|coll_teams_2|coll_lock_2|badin_(put_pe|put_addr|free_private|free_inside|malloc_huge|finalize_some|provider_unknown|size_unmappable)|iso_concurrent|iso_kill|gpu_stream_order_mock_2|gpu_stream_reduce_mock_2|gpu_kernel_ops_mock_2|gpu_kernel_ops_proxy_2)$'
+# gpu_stream_*: the streams (direct copies and lanes), their misuse
+# (destroyed, unknown, bad buffers and sizes) and shmem_finalize's drain.
+ASAN_FILTER='^(unit_size_parse|unit_env|heap_alloc_unit|heap_shm_unit|dp_unit|launch_shmem_oshrun_2|launch_shmem_fault_kill|heap_basic_2|heap_ptr_2|heap_static_2|heap_bad_free_2|dp_rma_2|dp_amo_2|dp_signal_2|dp_wait_2|dp_order_2|dp_rma_tcp_2|ofi_ops_shm_2|coll_barrier_2|coll_data_2|coll_reduce_2|coll_teams_2|coll_lock_2|badin_(put_pe|put_addr|free_private|free_inside|malloc_huge|finalize_some|provider_unknown|size_unmappable)|iso_concurrent|iso_kill|gpu_stream_order_mock_2|gpu_stream_order_shm_2|gpu_stream_reduce_mock_2|gpu_stream_bad_(destroy2|deadput|deadput_shm|deadsync|garbage|garbagehf|memcpy16|memcpybig|huge|hugecoll|hugered)_2|gpu_stream_finalize_(mock_2|shm_2|onebarrier_2|stuck_2)|gpu_kernel_ops_mock_2|gpu_kernel_ops_proxy_2)$'
 TSAN_FILTER='^(dp_threads_2|dp_threads_shm_2|launch_shmem_init_thread)$'
 
 failed=()
