@@ -19,7 +19,9 @@
  *   stream_finalize stuck    PE 0 leaves a host function on the default
  *                            stream that waits for what never comes; its
  *                            shmem_finalize's wait for the stream is what the
- *                            watchdog reports (the other PEs arrive late).
+ *                            watchdog reports (the other PEs arrive late);
+ *   stream_finalize sigwait  PE 0 leaves a signal wait on the default stream
+ *                            that nobody satisfies: the same.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -135,11 +137,15 @@ int main(int argc, char **argv)
         CHECK(shmemx_stream_create(&s) == 0);
         if (me == 0)
             shmemx_barrier_all_on_stream(s);
-    } else if (strcmp(what, "stuck") == 0) {
-        if (me == 0)
+    } else if (strcmp(what, "stuck") == 0 || strcmp(what, "sigwait") == 0) {
+        uint64_t *sig = shmemx_calloc_device(1, sizeof(uint64_t));
+
+        if (me != 0)
+            sleep_ms(3000); /* PE 0's wait is the first to be reported */
+        else if (strcmp(what, "stuck") == 0)
             CHECK(shmemx_host_func_on_stream(NULL, wait_forever, NULL) == 0);
         else
-            sleep_ms(3000); /* PE 0's wait is the first to be reported */
+            shmemx_signal_wait_until_on_stream(sig, SHMEM_CMP_EQ, 1, NULL);
     }
     shmem_finalize();
     printf("PE %d: shmem_finalize returned\n", me);
