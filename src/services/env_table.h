@@ -91,7 +91,7 @@ SHMI_ENV(DEVICE_BACKEND, CHOICE, "none", "device",
          "none|auto|cuda|hip|mock: device back end of the device heap (none: no device heap, and no GPU runtime is loaded; auto: the first of cuda, hip that finds a device; mock: a simulated device for tests)")
 SHMI_ENV(DEVICE_ID, INT, "-1", "device",
          "Device ordinal this PE uses (-1: the GPU nearest to the PE by hwloc, else the local rank modulo the device count)")
-SHMI_ENV_RANGE(DEVICE_ID, -1, INT_MAX)
+SHMI_ENV_RANGE(DEVICE_ID, -1, LONG_MAX)
 SHMI_ENV(DEVICE_SERVICE, CHOICE, "auto", "device",
          "auto|all: the device service of each PE (a thread that applies requests from PEs the fabric cannot bring to its device heap; started when a device heap and libfabric are both in use); all: every access to another PE's device heap goes through it, atomics as read-modify-write under its lock (tests of the path real GPUs without device atomics take)")
 SHMI_ENV(DEVICE_REDUCE, CHOICE, "gpu", "device",
