@@ -102,8 +102,8 @@ int main(int argc, char **argv)
                                      SIZE_MAX / 2 + 2, NULL);
     } else if (strcmp(what, "hugered") == 0) {
         shmemx_long_sum_reduce_on_stream(SHMEM_TEAM_WORLD, (long *)dev,
-                                         (long *)(dev + 4096),
-                                         (size_t)1 << 61, NULL);
+                                         (long *)(dev + 4096), (size_t)1 << 61,
+                                         NULL);
     }
     shmemx_stream_synchronize(NULL);
     shmem_finalize();

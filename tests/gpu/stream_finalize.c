@@ -106,18 +106,22 @@ static int queued(void)
 
     CHECK_MSG(__atomic_load_n(&ran_first, __ATOMIC_ACQUIRE),
               "PE %d: the first host function had not run when "
-              "shmem_finalize returned", me);
+              "shmem_finalize returned",
+              me);
     CHECK_MSG(__atomic_load_n(&ran_last, __ATOMIC_ACQUIRE),
               "PE %d: the last host function had not run when "
-              "shmem_finalize returned", me);
+              "shmem_finalize returned",
+              me);
     CHECK_MSG(__atomic_load_n(&ran_default, __ATOMIC_ACQUIRE),
               "PE %d: the host function on the default stream had not run "
-              "when shmem_finalize returned", me);
+              "when shmem_finalize returned",
+              me);
     at = gt_diff(host, N, me, 1);
     CHECK_MSG(at == N,
               "PE %d: byte %zu of the put read back from PE %d differs: the "
               "put, the get or the copy had not run when shmem_finalize "
-              "returned", me, at, right);
+              "returned",
+              me, at, right);
     return check_end("stream_finalize queued");
 }
 

@@ -63,8 +63,7 @@ static const drain_mark_t *first_left(const drain_t *d, size_t *left)
     return first;
 }
 
-static size_t say_more(char *buf, size_t len, size_t off, const char *fmt,
-                       ...)
+static size_t say_more(char *buf, size_t len, size_t off, const char *fmt, ...)
 {
     va_list ap;
     int k;

@@ -88,8 +88,8 @@ void shmi_stream_forget_all(void);
 /* Fatal unless nbytes (count elements of the routine's argument named
  * what, SIZE_MAX when their size overflowed: shmi_nbytes) fit in the
  * device heap: the message names what and count. */
-void shmi_stream_need_count(const char *routine, const char *what,
-                            size_t count, size_t nbytes);
+void shmi_stream_need_count(const char *routine, const char *what, size_t count,
+                            size_t nbytes);
 
 /* Fatal unless [p, p+len) lies in the user part of the device heap (a
  * symmetric argument); what names the argument. */
@@ -103,7 +103,7 @@ void shmi_stream_need_device(const char *routine, const char *what,
 
 /* Fatal unless [p, p+len) is memory this process can read (the host side
  * of shmemx_memcpy_on_stream): not NULL, the first page or unmapped. */
-void shmi_stream_need_host(const char *routine, const char *what,
-                           const void *p, const char *size_name, size_t len);
+void shmi_stream_need_host(const char *routine, const char *what, const void *p,
+                           const char *size_name, size_t len);
 
 #endif /* SHMI_STREAM_H */

@@ -197,8 +197,8 @@ static void device_user(uintptr_t *lo, uintptr_t *hi)
     }
 }
 
-void shmi_stream_need_count(const char *routine, const char *what,
-                            size_t count, size_t nbytes)
+void shmi_stream_need_count(const char *routine, const char *what, size_t count,
+                            size_t nbytes)
 {
     uintptr_t lo, hi;
 
@@ -309,8 +309,8 @@ static uintptr_t host_unreadable(uintptr_t a, size_t n)
     return 0;
 }
 
-void shmi_stream_need_host(const char *routine, const char *what,
-                           const void *p, const char *size_name, size_t len)
+void shmi_stream_need_host(const char *routine, const char *what, const void *p,
+                           const char *size_name, size_t len)
 {
     uintptr_t a = (uintptr_t)p, bad;
 
