@@ -89,11 +89,11 @@ static void test_prefixes(void)
 
     setenv("SHMEM_OFI_PROVIDER", "tcp;ofi_rxm", 1);
     setenv("SMA_OFI_PROVIDER", "shm", 1);
-    setenv("SMA_WAIT_SPIN", "-5", 1);
+    setenv("SMA_WAIT_SPIN", "5", 1);
     CHECK(load(err, sizeof(err)) == 0);
     setenv("SHMEM_OFI_PROVIDER", "changed", 1); /* the loaded copy stays */
     CHECK(!strcmp(shmi_env.OFI_PROVIDER, "tcp;ofi_rxm"));
-    CHECK(shmi_env.WAIT_SPIN == -5);
+    CHECK(shmi_env.WAIT_SPIN == 5);
     clear_env();
 }
 
@@ -142,6 +142,10 @@ static void test_bad_values(void)
     expect_bad("SHMEM_LOCAL", "maybe", "yes/no");
     expect_bad("SHMEM_WAIT_SPIN", "12abc", "decimal integer");
     expect_bad("SHMEM_WAIT_SPIN", "99999999999999999999999", "decimal integer");
+    /* Integers outside their SHMI_ENV_RANGE of env_table.h. */
+    expect_bad("SHMEM_WAIT_SPIN", "-1", "decimal integer of at least 0");
+    expect_bad("SHMEM_DEVICE_ID", "-7", "decimal integer of at least -1");
+    expect_bad("SHMEM_KERNEL_RING", "65537", "decimal integer from 2 to 65536");
     expect_bad("SHMEM_BIND", "socket", "core|numa|none");
     expect_bad("SHMEM_BIND", "cor", "core|numa|none");
 }
