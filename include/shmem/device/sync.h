@@ -130,12 +130,10 @@ SHMEMD_FN void shmemd_i_sync_set(const shmemd_state_t *s, uint64_t *w,
     shmemd_req_t *r;
 
     if (base) {
-        shmemd_p_swap64((uint64_t *)(base + ((char *)w - s->heap_base)),
-                        epoch);
+        shmemd_p_swap64((uint64_t *)(base + ((char *)w - s->heap_base)), epoch);
         return;
     }
-    r = shmemd_i_slot(s, SHMEMD_R_shmemd_sync_all, SHMEMD_OP_AMO, pe,
-                      &ticket);
+    r = shmemd_i_slot(s, SHMEMD_R_shmemd_sync_all, SHMEMD_OP_AMO, pe, &ticket);
     r->dest = (uint64_t)(uintptr_t)w;
     r->value = epoch;
     r->compare = 0;

@@ -63,8 +63,8 @@ static int in_user(uint64_t addr, uint64_t nbytes)
 /* Ends the job for a symmetric range a device routine may not address:
  * the host heap's message (range_check.c) where it lies in the device heap
  * but outside its user part, else the device heap's bounds. */
-static _Noreturn void bad_range(const char *routine, const char *what,
-                                int pe, uint64_t addr, uint64_t nbytes)
+static _Noreturn void bad_range(const char *routine, const char *what, int pe,
+                                uint64_t addr, uint64_t nbytes)
 {
     const shmi_seg_t *g = &shmi_state.seg[SHMI_SEG_DEVICE];
     const char *base = px.ring.heap_base;
@@ -164,8 +164,8 @@ static int host_range_ok(uintptr_t a, size_t n, int write)
             more = (p | (page - 1)) < last;
             p = (p | (page - 1)) + 1;
         }
-        got = process_vm_readv(me, loc, (unsigned long)k, rem,
-                               (unsigned long)k, 0);
+        got = process_vm_readv(me, loc, (unsigned long)k, rem, (unsigned long)k,
+                               0);
         if (got < 0 && errno != EFAULT)
             return 1;
         if (got != k)
@@ -205,12 +205,10 @@ static void check_local(const shmemd_req_t *q, uint64_t t, const char *what,
                         "but not in its user area [%p, %p)",
                         what, (unsigned long long)addr, (unsigned long long)n,
                         (const void *)px.ring.heap_base,
-                        (const void *)(px.ring.heap_base +
-                                       px.ring.heap_size));
+                        (const void *)(px.ring.heap_base + px.ring.heap_size));
         return;
     }
-    if (gpu && gpu->is_device(p) &&
-        gpu->is_device((const char *)p + (n - 1)))
+    if (gpu && gpu->is_device(p) && gpu->is_device((const char *)p + (n - 1)))
         return;
     if (!host_range_ok((uintptr_t)addr, (size_t)n, write))
         bad_request(q, t,
@@ -235,10 +233,9 @@ static int is_sync_set(const shmemd_req_t *q)
 {
     uint64_t w = (uint64_t)(uintptr_t)px.ring.heap_base + px.ring.heap_size;
 
-    return q->routine == SHMEMD_R_shmemd_sync_all &&
-           q->amo == SHMEMD_AMO_SET && q->width == 8 && q->nbytes == 0 &&
-           q->dest >= w + 8 && q->dest < w + 8 * (1 + SHMEMD_SYNC_ROUNDS) &&
-           q->dest % 8 == 0;
+    return q->routine == SHMEMD_R_shmemd_sync_all && q->amo == SHMEMD_AMO_SET &&
+           q->width == 8 && q->nbytes == 0 && q->dest >= w + 8 &&
+           q->dest < w + 8 * (1 + SHMEMD_SYNC_ROUNDS) && q->dest % 8 == 0;
 }
 
 static void check_request(const shmemd_req_t *q, uint64_t t)
@@ -273,8 +270,7 @@ static void check_request(const shmemd_req_t *q, uint64_t t)
                         "%llu bytes: a single-element %s carries 1 to %zu "
                         "bytes (the slot's value field)",
                         (unsigned long long)q->nbytes,
-                        q->op == SHMEMD_OP_P ? "put" : "get",
-                        sizeof(q->value));
+                        q->op == SHMEMD_OP_P ? "put" : "get", sizeof(q->value));
         if (q->op == SHMEMD_OP_P)
             check_sym(q, "dest ", q->dest, q->nbytes, 1);
         else
