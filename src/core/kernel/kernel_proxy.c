@@ -97,15 +97,18 @@ static void check_error(void)
                    "%#llx)",
                    routine, e->pe, shmi_n_pes_fast() - 1,
                    (unsigned long long)a);
-    /* A range that is not misaligned inside the user part, where the host
-     * heap's message says which bound it crossed. */
+    /* Outside the user part: the host heap's message says which bound the
+     * range crossed; inside it, the call's alignment was wrong. */
     if (e->what == 2 && !in_user(a, e->nbytes))
         bad_range(routine, "", e->pe, a, e->nbytes);
     if (e->what == 2)
         SHMI_FATAL("%s (device code): PE %d, address %#llx (%llu bytes) is "
-                   "misaligned",
+                   "misaligned for the call (or outside the device heap "
+                   "[%p, %p))",
                    routine, e->pe, (unsigned long long)a,
-                   (unsigned long long)e->nbytes);
+                   (unsigned long long)e->nbytes,
+                   (const void *)px.ring.heap_base,
+                   (const void *)(px.ring.heap_base + px.ring.heap_size));
     SHMI_FATAL("%s (device code): bad argument %d (PE or comparison), "
                "address %#llx",
                routine, e->pe, (unsigned long long)a);
