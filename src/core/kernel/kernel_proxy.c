@@ -222,11 +222,14 @@ static void check_local(const shmemd_req_t *q, uint64_t t, const char *what,
 }
 
 /* A symmetric range of the target: the user part of the device heap. */
-static void check_sym(const shmemd_req_t *q, const char *what, uint64_t addr,
-                      uint64_t n, uint64_t align)
+static void check_sym(const shmemd_req_t *q, uint64_t t, const char *what,
+                      uint64_t addr, uint64_t n, uint64_t align)
 {
-    if (!in_user(addr, n) || addr % align != 0)
+    if (!in_user(addr, n))
         bad_range(routine_name(q->routine), what, q->pe, addr, n);
+    if (addr % align != 0)
+        bad_request(q, t, "%saddress %#llx is not aligned to %llu bytes", what,
+                    (unsigned long long)addr, (unsigned long long)align);
 }
 
 /* Whether an atomic is the device barrier's set of a flag word
@@ -251,11 +254,11 @@ static void check_request(const shmemd_req_t *q, uint64_t t)
     switch (q->op) {
     case SHMEMD_OP_PUT:
     case SHMEMD_OP_PUT_SIGNAL:
-        check_sym(q, "dest ", q->dest, q->nbytes, 1);
+        check_sym(q, t, "dest ", q->dest, q->nbytes, 1);
         check_local(q, t, "source", q->source, q->nbytes, 0);
         if (q->op == SHMEMD_OP_PUT)
             return;
-        check_sym(q, "sig_addr ", q->sig_addr, 8, 8);
+        check_sym(q, t, "sig_addr ", q->sig_addr, 8, 8);
         if (q->amo != SHMEM_SIGNAL_SET && q->amo != SHMEM_SIGNAL_ADD)
             bad_request(q, t,
                         "sig_op %u is neither SHMEM_SIGNAL_SET nor "
@@ -263,7 +266,7 @@ static void check_request(const shmemd_req_t *q, uint64_t t)
                         q->amo);
         return;
     case SHMEMD_OP_GET:
-        check_sym(q, "source ", q->source, q->nbytes, 1);
+        check_sym(q, t, "source ", q->source, q->nbytes, 1);
         check_local(q, t, "dest", q->dest, q->nbytes, 1);
         return;
     case SHMEMD_OP_P:
@@ -275,9 +278,9 @@ static void check_request(const shmemd_req_t *q, uint64_t t)
                         (unsigned long long)q->nbytes,
                         q->op == SHMEMD_OP_P ? "put" : "get", sizeof(q->value));
         if (q->op == SHMEMD_OP_P)
-            check_sym(q, "dest ", q->dest, q->nbytes, 1);
+            check_sym(q, t, "dest ", q->dest, q->nbytes, 1);
         else
-            check_sym(q, "source ", q->source, q->nbytes, 1);
+            check_sym(q, t, "source ", q->source, q->nbytes, 1);
         return;
     case SHMEMD_OP_AMO:
         if (q->amo < SHMEMD_AMO_FETCH || q->amo > SHMEMD_AMO_ADD)
@@ -288,7 +291,7 @@ static void check_request(const shmemd_req_t *q, uint64_t t)
             bad_request(q, t, "fetch flag %llu (0 or 1)",
                         (unsigned long long)q->nbytes);
         if (!is_sync_set(q))
-            check_sym(q, "dest ", q->dest, q->width, q->width);
+            check_sym(q, t, "dest ", q->dest, q->width, q->width);
         return;
     case SHMEMD_OP_FENCE: return;
     default: bad_request(q, t, "unknown operation %u", q->op);
