@@ -7,11 +7,13 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/dataplane.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
+#include "core/watchdog.h"
 #include "gpu/gpu_mock.h"
 #include "services/backoff.h"
 #include "services/env.h"
@@ -100,9 +102,32 @@ uint64_t shmi_device_signal_fetch(const char *routine, const uint64_t *sig_addr)
     return v;
 }
 
+/* What a signal wait on the device heap waits for, for the watchdog
+ * (src/core/watchdog.h): the wait's routine, word, condition and value. */
+typedef struct shmi_device_wait_say {
+    const char *routine;
+    const uint64_t *sig_addr;
+    int cmp;
+    uint64_t value;
+    uint64_t now;
+} shmi_device_wait_say_t;
+
+static void shmi_device_wait_say(const void *arg, char *buf, size_t len)
+{
+    const shmi_device_wait_say_t *w = arg;
+
+    snprintf(buf, len,
+             "%s on sig_addr %p in the device heap (until *sig_addr %s %llu; "
+             "it is %llu now), which any PE may satisfy",
+             w->routine, (const void *)w->sig_addr,
+             shmi_watchdog_cmp_text(w->cmp), (unsigned long long)w->value,
+             (unsigned long long)w->now);
+}
+
 uint64_t shmi_device_signal_wait(const char *routine, const uint64_t *sig_addr,
                                  int cmp, uint64_t value)
 {
+    shmi_device_wait_say_t say = {routine, sig_addr, cmp, value, 0};
     shmi_backoff_t b;
     uint64_t v;
     int ok;
@@ -117,6 +142,8 @@ uint64_t shmi_device_signal_wait(const char *routine, const uint64_t *sig_addr,
                        routine, cmp);
         if (ok)
             return v;
+        say.now = v;
+        shmi_watchdog_check(&b, shmi_device_wait_say, &say);
         shmi_backoff_wait(&b);
     }
 }

@@ -215,19 +215,6 @@ static int shmi_wait_satisfied(const shmi_wreq_t *r)
     return all;
 }
 
-/* The condition's operator as C writes it. */
-static const char *shmi_cmp_text(int cmp)
-{
-    switch (cmp) {
-    case SHMEM_CMP_EQ: return "==";
-    case SHMEM_CMP_NE: return "!=";
-    case SHMEM_CMP_GT: return ">";
-    case SHMEM_CMP_GE: return ">=";
-    case SHMEM_CMP_LT: return "<";
-    default: return "<=";
-    }
-}
-
 static void shmi_wval_text(shmi_wval_t v, char *buf, size_t len)
 {
     if (v.is_signed)
@@ -257,7 +244,7 @@ static void shmi_wait_say(const void *arg, char *buf, size_t len)
                  "%s on %s %p (until *%s %s %s; it is %s now), which any PE "
                  "may satisfy",
                  r->routine, name, (const void *)r->ivars, name,
-                 shmi_cmp_text(r->cmp), want, now);
+                 shmi_watchdog_cmp_text(r->cmp), want, now);
         return;
     }
     if (r->vstride)
@@ -267,7 +254,7 @@ static void shmi_wait_say(const void *arg, char *buf, size_t len)
              "ivars[i] %s %s), which any PE may satisfy",
              r->routine, (const void *)r->ivars,
              which[r->kind < 4 ? r->kind : 0], r->nelems,
-             r->status ? " not masked by status" : "", shmi_cmp_text(r->cmp),
+             r->status ? " not masked by status" : "", shmi_watchdog_cmp_text(r->cmp),
              want);
 }
 

@@ -155,3 +155,16 @@ void shmi_watchdog_say_coll(const void *arg, char *buf, size_t len)
         snprintf(buf, len, "%s (%s, collective call %" PRIu64 "), %s",
                  shmi_coll_routine(), team, call, from);
 }
+
+/* The condition's operator as C writes it. */
+const char *shmi_watchdog_cmp_text(int cmp)
+{
+    switch (cmp) {
+    case SHMEM_CMP_EQ: return "==";
+    case SHMEM_CMP_NE: return "!=";
+    case SHMEM_CMP_GT: return ">";
+    case SHMEM_CMP_GE: return ">=";
+    case SHMEM_CMP_LT: return "<";
+    default: return "<=";
+    }
+}

@@ -82,4 +82,8 @@ static inline void shmi_watchdog_check(shmi_backoff_t *b,
  */
 void shmi_watchdog_say_coll(const void *arg, char *buf, size_t len);
 
+/* A SHMEM_CMP_* constant as C writes the comparison ("==", ">=", ...), for
+ * the words of waits on a condition. */
+const char *shmi_watchdog_cmp_text(int cmp);
+
 #endif /* SHMI_WATCHDOG_H */

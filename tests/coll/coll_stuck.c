@@ -13,11 +13,14 @@
  *   wait    PE 1 waits in shmem_long_wait_until for a word nobody sets;
  *           PE 0 enters a barrier
  *   signal  the same with shmem_signal_wait_until
+ *   devsignal  the same on a word of the device heap (shmemx_malloc_device;
+ *           run with SHMEM_DEVICE_BACKEND=mock)
  *   late    PE 1 waits in shmem_long_wait_until while PE 0 computes for
  *           SECONDS (default 3) and then sets the word: a legitimate long
  *           wait, which must end normally after the watchdog's report
  */
 #include <shmem.h>
+#include <shmemx.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -51,6 +54,16 @@ static int stuck(const char *mode, int me)
     } else if (!strcmp(mode, "signal")) {
         if (me == 1)
             shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 1);
+        shmem_barrier_all();
+    } else if (!strcmp(mode, "devsignal")) {
+        uint64_t *dsig = shmemx_malloc_device(sizeof(*dsig));
+
+        if (dsig == NULL) {
+            fprintf(stderr, "coll_stuck: no device heap (SHMEM_DEVICE_BACKEND)\n");
+            return -1;
+        }
+        if (me == 1)
+            shmem_signal_wait_until(dsig, SHMEM_CMP_EQ, 1);
         shmem_barrier_all();
     } else {
         return -1;
