@@ -291,13 +291,16 @@ static int finalize_seq(int at_exit)
     shmi_coll_msg_stop();
     shmi_coll_enter("shmem_finalize", &shmem_impl_team_world);
     shmi_barrier_all(); /* completes every PE's outstanding traffic */
+    /* SHMEM_DEBUG=1: the last chance to ask the peers off this node which
+     * call this was for them (they wait for this PE's mark, alive). */
+    shmi_coll_compare_now();
     shmi_coll_leave();
     /* The barrier's own signals are delivered too (they travel on the
      * collectives' context): from now on a PE that still waits for this
      * one waits in vain (src/core/coll/watch.h). */
     shmi_quiet();
     shmi_coll_quiet();
-    shmi_watch_set_finalized();
+    shmi_watch_set_finalized(); /* and tells every peer, within 1 s */
     shmi_segments_user_end();
     shmi_teams_finalize();
     shmi_ctx_default_finalize();

@@ -17,6 +17,7 @@
 #include "services/error.h"
 
 void (*shmi_backoff_progress)(void);
+int (*shmi_backoff_peer_gone)(int pe, int why);
 unsigned long shmi_backoff_spin = 2000;
 int shmi_backoff_may_sleep = 1;
 

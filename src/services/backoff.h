@@ -68,6 +68,29 @@ int shmi_backoff_configure(int sharers, int ncpus);
  * a load/store-only job polls with no call. */
 extern void (*shmi_backoff_progress)(void);
 
+/*
+ * What a transport asks the core when an operation to a peer cannot go on,
+ * so that it never retries forever against a PE that is gone (set by the
+ * core at start-up, src/core/coll/watch_gone.c; NULL where no core runs,
+ * as in the transports' own tests). Asked only off the fast path: now and
+ * then from a retry or wait loop that is not getting anywhere, and at an
+ * error completion. why:
+ *   SHMI_GONE_POST     posting to world PE pe failed, or keeps being
+ *                      refused for want of resources;
+ *   SHMI_GONE_FAILED   an operation of this PE (target unknown: pe -1)
+ *                      completed with an error;
+ *   SHMI_GONE_STALLED  a wait for this PE's completions (pe -1) has made no
+ *                      progress for a while.
+ * Returns 0 to go on as before (retry, wait, report the error), 1 to give
+ * up quietly and count the operation as done (this PE is past its own
+ * shmem_finalize and the peer is gone or the time to tell it so is over),
+ * and does not return when the target has called shmem_finalize and exited
+ * while this PE still needed it: the job ends with the message a
+ * collective gives for that (src/core/coll/watch.h).
+ */
+enum { SHMI_GONE_POST, SHMI_GONE_FAILED, SHMI_GONE_STALLED };
+extern int (*shmi_backoff_peer_gone)(int pe, int why);
+
 /* The spin limit now (shmi_backoff_configure sets it, waiting threads
  * adapt it to the node's load: backoff.c). A relaxed load: a plain one. */
 static inline unsigned long shmi_backoff_spin_now(void)

@@ -18,6 +18,12 @@
  *                   meets the others' shmem_finalize), then waits on a word
  *                   that nobody will ever set: the others have exited
  *   signal_alone    the same with shmem_signal_wait_until
+ *   amo_gone        the last PE adds to a word of PE 0 (so that a fabric
+ *                   connects them), makes one more shmem_barrier_all, goes
+ *                   on testing a word (which drives progress) for 3 s,
+ *                   long after the others have left, then adds to the word
+ *                   again and calls shmem_quiet: an operation to a PE that
+ *                   has finalized and exited, which no retry completes
  *   coll_private    shmem_long_fcollect into a private (stack) array
  *   lock_ok         set, test and clear used correctly (must PASS)
  */
@@ -25,6 +31,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static long lock;
 static long word;
@@ -99,6 +107,22 @@ static int coll_mode(const char *mode, int me, int last)
         if (me == last) {
             shmem_barrier_all();
             (void)shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 7);
+        }
+    } else if (!strcmp(mode, "amo_gone")) {
+        if (me == last) {
+            struct timespec t0, t;
+
+            shmem_long_atomic_add(&word, 1, 0);
+            shmem_quiet();
+            shmem_barrier_all();
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            do {
+                (void)shmem_long_test(&word, SHMEM_CMP_NE, 0);
+                usleep(1000);
+                clock_gettime(CLOCK_MONOTONIC, &t);
+            } while (t.tv_sec - t0.tv_sec < 3);
+            shmem_long_atomic_add(&word, 1, 0);
+            shmem_quiet();
         }
     } else if (!strcmp(mode, "coll_private")) {
         if (shmem_n_pes() > 64)

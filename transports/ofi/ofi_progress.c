@@ -28,6 +28,25 @@
 #define SHMT_OFI_ERR_POLLS 16u
 /* A wait this long is reported once (seconds). */
 #define SHMT_OFI_STUCK_SECS 30
+/* A retry or wait loop that is getting nowhere asks the clock, and the core
+ * whether its peer is gone, once in this many attempts (a power of 2). */
+#define SHMT_OFI_ASK_POLLS 256u
+
+/*
+ * The core's answer about a peer (services/backoff.h): 0 go on, 1 give up
+ * quietly (this PE is past its own shmem_finalize); when the peer has
+ * finalized and exited while this PE still needed it, the core ends the
+ * job with its message instead of returning. Asked only where an
+ * operation is not going on (a refused post, an error completion, a
+ * stalled wait), never per operation.
+ */
+static int shmt_ofi_peer_gone(int pe, int why)
+{
+    int (*ask)(int, int) =
+        __atomic_load_n(&shmi_backoff_peer_gone, __ATOMIC_ACQUIRE);
+
+    return ask ? ask(pe, why) : 0;
+}
 
 void shmt_ofi_backoff(shmt_ofi_backoff_t *b)
 {
@@ -77,6 +96,10 @@ static int shmt_ofi_cq_poll(shmt_ep_t *ep)
     if (fi_cq_readerr(ep->cq, &err, 0) > 0) {
         /* progress() may read another thread's endpoint */
         __atomic_fetch_add(&ep->cq_errs, 1, __ATOMIC_RELAXED);
+        /* The usual failure when a peer has left: the core names it
+         * (and ends the job) rather than the provider's error. */
+        if (shmt_ofi_peer_gone(-1, SHMI_GONE_FAILED))
+            return 1;
         SHMI_LOG(SHMI_LOG_ERROR, "ofi",
                  "operation failed (provider %s): %s (%s)", shmt_ofi.prov,
                  shmt_ofi_lib.strerror(err.err),
@@ -214,6 +237,13 @@ static int shmt_ofi_wait_cntr(shmt_ep_t *ep, struct fid_cntr *cntr,
         shmt_ofi_backoff(&b);
         if (b.polls == SHMT_OFI_YIELD_POLLS)
             start = time(NULL);
+        /* No completion for a while: the core knows whether a peer that
+         * could owe them has gone (and ends the job), or whether this PE,
+         * finalizing, no longer waits (the operations count as done). */
+        if (b.polls >= SHMT_OFI_YIELD_POLLS &&
+            (b.polls & (SHMT_OFI_ASK_POLLS - 1)) == 0 &&
+            shmt_ofi_peer_gone(-1, SHMI_GONE_STALLED))
+            return 0;
         if (!warned && start && time(NULL) - start > SHMT_OFI_STUCK_SECS) {
             SHMI_LOG(SHMI_LOG_WARN, "ofi",
                      "still waiting for %llu of %llu operations (provider "
@@ -228,6 +258,12 @@ static int shmt_ofi_wait_cntr(shmt_ep_t *ep, struct fid_cntr *cntr,
     known = shmt_ofi_errs_known(ep);
     if (known == ep->errs_reported)
         return 0;
+    /* Failures to a peer that has gone: the core's message, or none at
+     * all past this PE's own shmem_finalize (they count as done). */
+    if (shmt_ofi_peer_gone(-1, SHMI_GONE_FAILED)) {
+        ep->errs_reported = known;
+        return 0;
+    }
     SHMI_LOG(SHMI_LOG_ERROR, "ofi", "%llu operation(s) failed (provider %s)",
              (unsigned long long)(known - ep->errs_reported), shmt_ofi.prov);
     ep->errs_reported = known;
@@ -272,13 +308,22 @@ int shmt_ofi_post(shmt_ep_t *ep, int pe, const char *call,
     while ((ret = post(ep, arg)) == -FI_EAGAIN) {
         shmt_ofi_ep_progress(ep);
         shmt_ofi_backoff(&b);
-        /* Only a start-up that cannot reach pe ends here; the clock is
-         * read once in 256 attempts. */
-        if (shmt_ofi.starting && (b.polls & 255) == 0 &&
-            shmt_ofi_reach_gave_up(pe, call, &since))
+        if ((b.polls & (SHMT_OFI_ASK_POLLS - 1)) != 0)
+            continue;
+        /* Once in SHMT_OFI_ASK_POLLS attempts: a start-up that cannot
+         * reach pe ends here (the clock); a pe that has finalized and
+         * exited never takes the operation, so the core ends the job with
+         * its message, or, where this PE is finalizing too, gives up. */
+        if (shmt_ofi.starting && shmt_ofi_reach_gave_up(pe, call, &since))
             return SHMI_ETIMEDOUT;
+        if (shmt_ofi_peer_gone(pe, SHMI_GONE_POST))
+            return SHMI_EIO;
     }
     if (ret < 0) {
+        /* A refusal of a post to a PE that has gone (sockets: -FI_ENOENT):
+         * the core's message, or nothing where this PE finalizes. */
+        if (shmt_ofi_peer_gone(pe, SHMI_GONE_POST))
+            return SHMI_EIO;
         shmt_ofi_log_fail(call, (int)ret);
         return SHMI_EIO;
     }

@@ -6,6 +6,7 @@ libweft_internal_la_SOURCES += \
 	src/core/coll/ctx_sync.c \
 	src/core/coll/reduce_device.c \
 	src/core/coll/watch.c \
+	src/core/coll/watch_gone.c \
 	src/core/coll/coll_api.c \
 	src/core/coll/barrier.c \
 	src/core/coll/bcast.c \

@@ -44,6 +44,10 @@ typedef struct shmi_watch_rec {
     uint64_t finalized; /* 1 once shmem_finalize no longer synchronizes */
     shmi_watch_exit_t exit;
     shmi_watch_call_t calls[SHMI_TEAM_SLOTS][SHMI_WATCH_RING];
+    /* [n_pes]: gone[p] is set by PE p itself when it has finalized, by a
+     * store or over the fabric (watch_gone.c): what this PE knows of peers
+     * whose record it cannot read. */
+    uint8_t gone[];
 } shmi_watch_rec_t;
 
 /* This PE's record, at the same heap offset on every PE. */
@@ -66,10 +70,14 @@ static _Thread_local shmi_coll_cur_t shmi_coll_cur;
 
 int shmi_watch_init(void)
 {
-    shmi_watch_rec = shmi_heap_alloc(sizeof(*shmi_watch_rec), 64);
+    size_t n = (size_t)shmi_n_pes_fast();
+
+    shmi_watch_rec = shmi_heap_alloc(sizeof(*shmi_watch_rec) + n, 64);
     memset(shmi_watch_calls, 0, sizeof(shmi_watch_calls));
     if (shmi_watch_rec == NULL)
         return SHMI_ENOMEM;
+    memset(shmi_watch_rec->gone, 0, n);
+    shmi_watch_gone_init();
     shmi_watch_rec->exit.multi =
         shmi_state.thread_level == SHMEM_THREAD_MULTIPLE;
     return 0;
@@ -77,8 +85,10 @@ int shmi_watch_init(void)
 
 void shmi_watch_set_finalized(void)
 {
-    if (shmi_watch_rec)
-        __atomic_store_n(&shmi_watch_rec->finalized, 1, __ATOMIC_RELEASE);
+    if (shmi_watch_rec == NULL)
+        return;
+    __atomic_store_n(&shmi_watch_rec->finalized, 1, __ATOMIC_RELEASE);
+    shmi_watch_tell();
 }
 
 /* wpe's record through this process's mapping of its heap, or NULL. */
@@ -94,9 +104,19 @@ static const shmi_watch_rec_t *shmi_watch_peer(int wpe)
 
 int shmi_watch_finalized(int wpe)
 {
-    const shmi_watch_rec_t *r = shmi_watch_peer(wpe);
+    const shmi_watch_rec_t *r;
 
+    if (shmi_watch_rec == NULL)
+        return 0;
+    if (__atomic_load_n(&shmi_watch_rec->gone[wpe], __ATOMIC_ACQUIRE))
+        return 1;
+    r = shmi_watch_peer(wpe);
     return r != NULL && __atomic_load_n(&r->finalized, __ATOMIC_ACQUIRE);
+}
+
+uint8_t *shmi_watch_marks(void)
+{
+    return shmi_watch_rec ? shmi_watch_rec->gone : NULL;
 }
 
 int shmi_watch_all_others_finalized(void)
@@ -173,8 +193,23 @@ static void shmi_watch_record(int slot, uint64_t seq, const char *routine)
     __atomic_store_n(&c->seq, seq, __ATOMIC_RELEASE);
 }
 
-/* Ends the job when a member of the current call's team that this PE can
- * see made call number seq with another routine. */
+/* Ends the job when member wpe made the current call with routine other. */
+static void shmi_watch_differs(int wpe, const char *other)
+{
+    const shmi_coll_cur_t *cur = &shmi_coll_cur;
+
+    if (strncmp(other, cur->routine, SHMI_WATCH_NAME - 1) == 0)
+        return;
+    SHMI_FATAL("%s: collective call %llu on %s differs between PEs: "
+               "PE %d called %s, PE %d called %s (every PE of a team must "
+               "make the same collective calls in the same order)",
+               cur->routine, (unsigned long long)cur->seq,
+               shmi_watch_team_name(cur->team), shmi_my_pe_fast(),
+               cur->routine, wpe, other);
+}
+
+/* Ends the job when a member of the current call's team whose record is
+ * mapped here made call number seq with another routine. */
 static void shmi_watch_compare(void)
 {
     const shmi_coll_cur_t *cur = &shmi_coll_cur;
@@ -195,16 +230,80 @@ static void shmi_watch_compare(void)
         memcpy(other, c->routine, sizeof(other));
         other[SHMI_WATCH_NAME - 1] = '\0';
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if (__atomic_load_n(&c->seq, __ATOMIC_RELAXED) != cur->seq ||
-            strncmp(other, cur->routine, SHMI_WATCH_NAME - 1) == 0)
+        if (__atomic_load_n(&c->seq, __ATOMIC_RELAXED) != cur->seq)
             continue;
-        SHMI_FATAL("%s: collective call %llu on %s differs between PEs: "
-                   "PE %d called %s, PE %d called %s (every PE of a team must "
-                   "make the same collective calls in the same order)",
-                   cur->routine, (unsigned long long)cur->seq,
-                   shmi_watch_team_name(t), shmi_my_pe_fast(), cur->routine,
-                   wpe, other);
+        shmi_watch_differs(wpe, other);
     }
+}
+
+/*
+ * The same for the members whose record is not mapped here (over a
+ * fabric), with gets: one for the entry's call number, and a second for
+ * the whole entry once that number is the current call's. An entry does
+ * not change while this PE is in its call (a member is at most one call
+ * ahead, and the ring holds SHMI_WATCH_RING), so the second get reads it
+ * whole. Members that have finalized are left out: they no longer answer
+ * a get, and a wait for one ends with its own message (shmi_coll_watch).
+ * A get is answered by the member's progress, which it drives while it
+ * waits too.
+ */
+static void shmi_watch_compare_fetched(void)
+{
+    const shmi_coll_cur_t *cur = &shmi_coll_cur;
+    const struct shmem_impl_team *t = cur->team;
+    const shmi_watch_call_t *c =
+        &shmi_watch_rec->calls[t->slot][cur->seq % SHMI_WATCH_RING];
+    shmi_watch_call_t got;
+
+    for (int i = 0; i < t->n_pes; i++) {
+        int wpe = shmi_team_world_pe(t, i);
+
+        if (wpe == shmi_my_pe_fast() || shmi_watch_peer(wpe) != NULL ||
+            shmi_route_of(wpe, SHMI_SEG_HEAP)->ops == NULL ||
+            shmi_watch_finalized(wpe))
+            continue;
+        shmi_get_runtime(cur->routine, &got.seq, &c->seq, sizeof(got.seq),
+                         wpe);
+        if (got.seq != cur->seq)
+            continue;
+        shmi_get_runtime(cur->routine, &got, c, sizeof(got), wpe);
+        got.routine[SHMI_WATCH_NAME - 1] = '\0';
+        if (got.seq == cur->seq)
+            shmi_watch_differs(wpe, got.routine);
+    }
+}
+
+/* When a blocked collective wait of this thread next fetches the members'
+ * records over the fabric (SHMEM_DEBUG=1): first once it has been blocked
+ * SHMI_WATCH_FETCH_FIRST_NS, then every SHMI_WATCH_FETCH_NS (a get per
+ * member off this node each time: rare enough to cost the members
+ * nothing, soon enough for a message within a second). */
+#define SHMI_WATCH_FETCH_FIRST_NS 100000000ULL
+#define SHMI_WATCH_FETCH_NS 500000000ULL
+typedef struct shmi_watch_fetch_at {
+    const struct shmem_impl_team *team;
+    uint64_t seq;
+    unsigned long long next;
+} shmi_watch_fetch_at_t;
+static _Thread_local shmi_watch_fetch_at_t shmi_watch_fetch_at;
+
+/* 1 when the current call's wait should fetch the records now. */
+static int shmi_watch_fetch_due(void)
+{
+    shmi_watch_fetch_at_t *f = &shmi_watch_fetch_at;
+    const shmi_coll_cur_t *cur = &shmi_coll_cur;
+    unsigned long long now = shmi_watch_now_ns();
+
+    if (f->team != cur->team || f->seq != cur->seq) {
+        f->team = cur->team;
+        f->seq = cur->seq;
+        f->next = now + SHMI_WATCH_FETCH_FIRST_NS;
+        return 0;
+    }
+    if (now < f->next)
+        return 0;
+    f->next = now + SHMI_WATCH_FETCH_NS;
+    return 1;
 }
 
 void shmi_coll_enter(const char *routine, struct shmem_impl_team *t)
@@ -242,8 +341,15 @@ void shmi_coll_leave(void)
 
 void shmi_coll_compare_now(void)
 {
-    if (shmi_coll_cur.seq != 0)
-        shmi_watch_compare();
+    if (shmi_coll_cur.seq == 0)
+        return;
+    shmi_watch_compare();
+    shmi_watch_compare_fetched();
+}
+
+int shmi_coll_in_call(void)
+{
+    return shmi_coll_cur.routine != NULL;
 }
 
 const char *shmi_coll_routine(void)
@@ -252,8 +358,7 @@ const char *shmi_coll_routine(void)
                                  : "a collective of the library";
 }
 
-/* A finalized PE that the wait may depend on, or -1. */
-static int shmi_watch_gone(int from)
+int shmi_watch_gone(int from)
 {
     const struct shmem_impl_team *t = shmi_coll_cur.team;
     int n = t ? t->n_pes : shmi_n_pes_fast();
@@ -269,20 +374,28 @@ static int shmi_watch_gone(int from)
     return -1;
 }
 
-void shmi_coll_watch(int from, int (*satisfied)(const void *), const void *arg)
+_Noreturn void shmi_coll_gone_fatal(int gone)
 {
-    int gone;
-
-    if (shmi_coll_cur.seq != 0)
-        shmi_watch_compare();
-    gone = shmi_watch_gone(from);
-    if (gone < 0 || satisfied(arg))
-        return;
     SHMI_FATAL("%s: PE %d waits for PE %d, which has already called "
                "shmem_finalize and exited; the PEs made different sequences "
                "of collective calls (SHMEM_DEBUG=1 names the first call that "
                "differs)",
                shmi_coll_routine(), shmi_my_pe_fast(), gone);
+}
+
+void shmi_coll_watch(int from, int (*satisfied)(const void *), const void *arg)
+{
+    int gone;
+
+    if (shmi_coll_cur.seq != 0) {
+        shmi_watch_compare();
+        if (shmi_watch_fetch_due())
+            shmi_watch_compare_fetched();
+    }
+    gone = shmi_watch_gone(from);
+    if (gone < 0 || satisfied(arg))
+        return;
+    shmi_coll_gone_fatal(gone);
 }
 
 /* ---- waiting at exit --------------------------------------------------------- */

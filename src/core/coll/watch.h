@@ -2,12 +2,19 @@
  * What a waiting PE can learn about its peers, so that a wait that can
  * never end becomes a message instead of a hang (src/core/coll/watch.c).
  *
- * Every PE keeps a small symmetric record in the heap, written only by
- * itself and read by the other PEs of its node through their mapping of its
- * heap (never over a fabric: a PE that has left cannot answer a get):
+ * Every PE keeps a small symmetric record in the heap, written by itself
+ * and read by the other PEs of its node through their mapping of its heap
+ * (over a fabric only from PEs known to be alive: one that has left cannot
+ * answer a get):
  *
  *   finalized  set by shmem_finalize after its last synchronization and a
  *              quiet: the PE will never send anything again;
+ *   gone       one byte per PE of the job, the one part that peers write:
+ *              a PE that sets its finalized mark also sets its byte in
+ *              every peer's record, by a store where it maps the peer and
+ *              by a put over the fabric elsewhere (watch_gone.c), so that
+ *              a PE learns in its own memory that a peer off its node has
+ *              gone;
  *   exit       written by the PE's own waits and its exit handler, read by
  *              a PE waiting at exit (shmi_watch_exit_wait), also over a
  *              fabric (the peers it reads are alive: they have not
@@ -15,7 +22,11 @@
  *              blocking waits got past spinning and looked at their peers;
  *   calls      with SHMEM_DEBUG=1 only: for every team slot, the last
  *              collective calls made on it (call number and routine), which
- *              the other members compare with their own.
+ *              the other members compare with their own: through the
+ *              mapping at the end of every call, and for members off the
+ *              node with gets, from a blocked wait now and then and at the
+ *              last call of shmem_finalize (the one after which a PE can no
+ *              longer be asked).
  *
  * The collective entry points name the public routine they serve
  * (shmi_coll_enter), which the flag primitives of coll_state.c use in their
@@ -43,16 +54,52 @@ struct shmem_impl_team;
 int shmi_watch_init(void);
 
 /* Marks this PE as finalized (shmem_finalize, after its last barrier and a
- * quiet): waiting for it from now on is an error. */
+ * quiet): waiting for it from now on is an error. Then tells every peer so
+ * (shmi_watch_tell, watch_gone.c), which takes at most
+ * SHMI_WATCH_TELL_NS. */
 void shmi_watch_set_finalized(void);
 
-/* 1 when world PE wpe is on this node and has finalized; 0 otherwise
- * (also for PEs whose heap is not mapped here: unknown). */
+/* 1 when world PE wpe has finalized, as far as this PE knows: its mark in
+ * this PE's record, or its own record read through the mapping. */
 int shmi_watch_finalized(int wpe);
 
-/* 1 when every other PE of the job is on this node and has finalized: then
- * nothing but this PE can change its own memory. */
+/* 1 when every other PE of the job has finalized: then nothing but this PE
+ * can change its own memory. */
 int shmi_watch_all_others_finalized(void);
+
+/* A finalized PE that a wait may depend on, or -1: from when it is a world
+ * PE, else any member of the calling thread's collective's team (every PE
+ * outside a collective). */
+int shmi_watch_gone(int from);
+
+/* This PE's gone bytes ([n_pes], in its record), NULL before
+ * shmi_watch_init. */
+uint8_t *shmi_watch_marks(void);
+
+/* ---- watch_gone.c: telling peers, the transports' question ---- */
+
+/* The longest a finalizing PE spends telling its peers (puts and their
+ * completion, then the peers' own marks): 1 s, far above what the puts
+ * take among PEs that finalize together; a PE left waiting for a peer
+ * that made other collective calls meanwhile reports it (the job ends
+ * then). */
+#define SHMI_WATCH_TELL_NS 1000000000ULL
+
+/* Installs the transports' question (shmi_backoff_peer_gone,
+ * services/backoff.h): from shmi_watch_init. */
+void shmi_watch_gone_init(void);
+
+/*
+ * Sets this PE's byte in every peer's record, then waits until those writes
+ * completed and every peer's byte is set here, at most SHMI_WATCH_TELL_NS.
+ * Waiting for the peers' bytes keeps each PE driving progress until every
+ * peer has told it, and so has completed its own writes to it: a PE leaves
+ * only once the puts it is owed have landed, or after the bound (a peer
+ * that made other collective calls, or is itself gone). Failures are
+ * ignored and nothing is retried beyond the bound (the transports ask
+ * shmi_backoff_peer_gone).
+ */
+void shmi_watch_tell(void);
 
 /* 1 when a loop that has waited past spinning should look at its peers
  * now (time-throttled through b->watch_ns). Also counts, in this PE's
@@ -94,10 +141,15 @@ void shmi_coll_enter(const char *routine, struct shmem_impl_team *t);
 void shmi_coll_leave(void);
 
 /* With SHMEM_DEBUG=1, compares the current call with every member's call
- * of that number now: for callers that know that every member has entered
- * it (after a barrier inside the call), so that a different routine is
- * named before any check of the call's arguments. */
+ * of that number now, the members off this node too (a get each): for
+ * callers that know that every member has entered it (after a barrier
+ * inside the call): so that a different routine is named before any check
+ * of the call's arguments (shmem_malloc), and at the last collective call
+ * of shmem_finalize, after which a PE can no longer be asked. */
 void shmi_coll_compare_now(void);
+
+/* 1 when the calling thread is inside a collective call. */
+int shmi_coll_in_call(void);
 
 /* The public routine the calling thread's collective serves. */
 const char *shmi_coll_routine(void);
@@ -112,6 +164,10 @@ const char *shmi_coll_routine(void);
  * sender finalized is not mistaken for a missing one.
  */
 void shmi_coll_watch(int from, int (*satisfied)(const void *), const void *arg);
+
+/* Ends the job: the calling thread's collective waits for PE gone, which has
+ * finalized (the message of shmi_coll_watch). */
+_Noreturn void shmi_coll_gone_fatal(int gone);
 
 /* The calling thread's current collective, for the watchdog's report
  * (src/core/watchdog.c): its team (NULL for an active set or outside a
