@@ -13,15 +13,12 @@
  * decision 11 (no progress threads): a kernel cannot call libfabric. It
  * exists only in processes that called shmemd_init.
  */
-#define _GNU_SOURCE /* process_vm_readv */
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "api/gen/core_decl.h"
@@ -36,6 +33,7 @@
 #include "shmem/device/routines.h"
 #include "services/backoff.h"
 #include "services/error.h"
+#include "services/host_probe.h"
 
 static struct {
     pthread_t thread;
@@ -140,51 +138,6 @@ static _Noreturn void bad_request(const shmemd_req_t *q, uint64_t t,
                (unsigned long long)t, q->op, q->pe, why);
 }
 
-/* 1 when this process may read (and with write, write) one byte of every
- * page of [a, a + n), n > 0: the kernel's own memory is copied by the
- * host path without a fault handler, so a wild pointer would kill the
- * proxy thread. The kernel reads and writes the bytes itself
- * (process_vm_readv/writev on this process); a write puts back what was
- * read, in a buffer that the request is about to overwrite anyway.
- * Where the calls are refused (a seccomp profile), nothing is checked. */
-static int host_range_ok(uintptr_t a, size_t n, int write)
-{
-    const uintptr_t page = 4096, last = a + n - 1;
-    uintptr_t p = a;
-    pid_t me = getpid();
-
-    for (int more = 1; more;) {
-        struct iovec loc[64], rem[64];
-        unsigned char bytes[64];
-        int k = 0;
-        ssize_t got;
-
-        while (k < 64 && more) {
-            loc[k].iov_base = &bytes[k];
-            rem[k].iov_base = (void *)p;
-            loc[k].iov_len = rem[k].iov_len = 1;
-            k++;
-            more = (p | (page - 1)) < last;
-            p = (p | (page - 1)) + 1;
-        }
-        got = process_vm_readv(me, loc, (unsigned long)k, rem, (unsigned long)k,
-                               0);
-        if (got < 0 && errno != EFAULT)
-            return 1;
-        if (got != k)
-            return 0;
-        if (!write)
-            continue;
-        got = process_vm_writev(me, loc, (unsigned long)k, rem,
-                                (unsigned long)k, 0);
-        if (got < 0 && errno != EFAULT)
-            return 1;
-        if (got != k)
-            return 0;
-    }
-    return 1;
-}
-
 /* The kernel's local buffer of a PUT (source) or GET (dest): the user
  * part of this PE's device heap, other device memory of the back end, or
  * host memory this process reaches. */
@@ -213,7 +166,7 @@ static void check_local(const shmemd_req_t *q, uint64_t t, const char *what,
     }
     if (gpu && gpu->is_device(p) && gpu->is_device((const char *)p + (n - 1)))
         return;
-    if (!host_range_ok((uintptr_t)addr, (size_t)n, write))
+    if (shmi_host_unreachable((uintptr_t)addr, (size_t)n, write) != 0)
         bad_request(q, t,
                     "%s %#llx (%llu bytes) is neither device memory nor "
                     "host memory this process may %s",

@@ -19,15 +19,12 @@
  * The lists also tell shmem_finalize which streams it may drain
  * (drain.c): the live ones made here, and the default stream once used.
  */
-#define _GNU_SOURCE /* process_vm_readv */
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "core/core_api.h"
@@ -37,6 +34,7 @@
 #include "core/state.h"
 #include "core/stream/stream.h"
 #include "services/error.h"
+#include "services/host_probe.h"
 
 typedef struct stream_set {
     void **p;
@@ -274,41 +272,6 @@ void shmi_stream_need_device(const char *routine, const char *what,
                    routine, shmi_my_pe_fast(), size_name, len, what, p);
 }
 
-/* 0 when this process can read one byte of every page of [a, a + n), n > 0
- * and no wrap (process_vm_readv on itself: a fault becomes EFAULT), else
- * the first page it cannot read. Where the call is refused (a seccomp
- * profile), 0: nothing is checked. */
-static uintptr_t host_unreadable(uintptr_t a, size_t n)
-{
-    const uintptr_t page = 4096, last = a + n - 1;
-    uintptr_t p = a;
-    pid_t me = getpid();
-
-    for (int more = 1; more;) {
-        struct iovec loc[64], rem[64];
-        unsigned char bytes[64];
-        unsigned long k = 0;
-        ssize_t got;
-
-        while (k < 64 && more) {
-            loc[k].iov_base = &bytes[k];
-            rem[k].iov_base = (void *)p;
-            loc[k].iov_len = rem[k].iov_len = 1;
-            k++;
-            more = (p | (page - 1)) < last;
-            p = (p | (page - 1)) + 1;
-        }
-        got = process_vm_readv(me, loc, k, rem, k, 0);
-        if (got < 0 && errno != EFAULT)
-            return 0;
-        if (got < 0)
-            got = 0;
-        if (got != (ssize_t)k)
-            return (uintptr_t)rem[got].iov_base;
-    }
-    return 0;
-}
-
 void shmi_stream_need_host(const char *routine, const char *what, const void *p,
                            const char *size_name, size_t len)
 {
@@ -319,7 +282,7 @@ void shmi_stream_need_host(const char *routine, const char *what, const void *p,
     if (a < 4096 || a + (len - 1) < a)
         SHMI_FATAL("%s: PE %d: %s %p (%zu bytes) is not a valid address",
                    routine, shmi_my_pe_fast(), what, p, len);
-    bad = host_unreadable(a, len);
+    bad = shmi_host_unreachable(a, len, 0);
     if (bad == a)
         SHMI_FATAL("%s: PE %d: %s %p is neither device memory nor memory of "
                    "this process (not mapped)",
