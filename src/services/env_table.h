@@ -33,7 +33,7 @@ SHMI_ENV(VERSION, BOOL, "0", "report",
 SHMI_ENV(INFO, BOOL, "0", "report",
          "Print the library version and every variable with its value at start-up (PE 0)")
 SHMI_ENV(DEBUG, BOOL, "0", "report",
-         "Print debugging messages and enable the costlier checks (same arguments to shmem_malloc and friends, same sequence of collective calls per team among the PEs of a node)")
+         "Print debugging messages and enable the costlier checks (same arguments to shmem_malloc and friends, same sequence of collective calls per team among the PEs, those of other nodes asked with a get)")
 SHMI_ENV(SYMMETRIC_SIZE, SIZE, "256m", "heap",
          "Bytes of symmetric heap per PE (k/m/g/t suffixes, powers of 2; reserved lazily)")
 SHMI_ENV(HEAP_OBJECT, CHOICE, "auto", "heap",
