@@ -118,6 +118,17 @@ ck_paths() {
         { echo "not every PE started the fabric"; return; }
     echo "ok $(grep -c 'PEs by load/store' "$1") PEs: on-node load/store, off-node tcp;ofi_rxm (simeth0)"
 }
+# A job whose last PE (3, on the second node) makes one more
+# shmem_barrier_all than the others: it must end, not hang, with the message
+# naming PE 0, on the first node, which has finalized and exited (the flat
+# barrier makes PE 3 wait for PE 0 itself; src/core/coll/watch_gone.c).
+ck_mismatch() {
+    [ "$2" != 0 ] || { echo "the job succeeded"; return 1; }
+    [ "$2" != 124 ] || { echo "the job hung"; return 1; }
+    grep -qE 'shmem_finalize: PE 3 waits for PE 0, which has already called shmem_finalize and exited' "$1" ||
+        { echo "no message naming the PE that finalized"; return 1; }
+    echo "ok PE 3 named PE 0, across the bridge"
+}
 # A job that must fail at start-up with the loopback message, within the
 # step's limit (a hang times out and fails).
 ck_lo_iface() {
@@ -168,7 +179,7 @@ rx_bytes() {
 t_start=$EPOCHREALTIME
 for p in tests/multinode/coherence tests/multinode/mn_paths tests/launch/shmem_hello \
     tests/dataplane/dp_rma tests/dataplane/dp_amo tests/coll/coll_data \
-    tests/coll/coll_reduce tests/gpu/kernel_ops prk/stencil_shmem prk/stencil_mpi; do
+    tests/coll/coll_reduce tests/coll/coll_hang tests/gpu/kernel_ops prk/stencil_shmem prk/stencil_mpi; do
     stage "$p" 2>/dev/null || echo "note: $p is not built; its step is skipped"
 done
 cp -L "$B"/.libs/libweft.so* "$W/bin/" 2>/dev/null
@@ -212,6 +223,8 @@ if [ "$quick" = 0 ]; then
     have dp_rma dp_rma_2x2 && step dp_rma_2x2 120 ck_passed $SRUN2 "$bin/dp_rma"
     have dp_amo dp_amo_2x2 && step dp_amo_2x2 120 ck_passed $SRUN2 "$bin/dp_amo"
     have coll_data coll_data_2x2 && step coll_data_2x2 120 ck_passed $SRUN2 "$bin/coll_data"
+    have coll_hang hang_extra_barrier_2x2 &&
+        step hang_extra_barrier_2x2 60 ck_mismatch env SHMEM_BARRIER_ALGORITHM=flat $SRUN2 "$bin/coll_hang" extra_barrier
     # Device code (the mock's host threads) across nodes: loads and stores
     # to the PE of the same node, the proxy and the fabric to the others.
     # Eight threads per block (of the test's 40): each proxied request
