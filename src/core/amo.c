@@ -21,7 +21,7 @@
 #include "config.h"
 
 #include "core/dataplane.h"
-#include "services/cpu_ops.h"
+#include "core/engine/engine.h"
 
 /* What each op needs: operand, compare and fetched pointers. */
 enum { SHMI_AMO_NEED_OPND = 1, SHMI_AMO_NEED_CMP = 2, SHMI_AMO_NEED_FETCH = 4 };
@@ -80,14 +80,11 @@ static inline int shmi_amo_args_ok(shmi_amo_op_t op, shmi_dtype_t dt,
            (!(need & SHMI_AMO_NEED_FETCH) || fetched);
 }
 
-/* runtime: 1 for the runtime's own state (shmi_amo_runtime), whose words
- * lie outside the user area; constant in every caller. */
 static inline __attribute__((always_inline)) void
 shmi_amo_do(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
             shmi_dtype_t dt, void *dest, const void *operand,
-            const void *compare, void *fetched, int pe, int nbi, int runtime)
+            const void *compare, void *fetched, int pe, int nbi)
 {
-    const shmi_route_t *r;
     size_t off;
     int seg;
 
@@ -95,16 +92,9 @@ shmi_amo_do(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
     if (SHMI_UNLIKELY(
             !shmi_amo_args_ok(op, dt, dest, operand, compare, fetched)))
         shmi_amo_bad(routine, op, dt, dest, pe);
-    seg = runtime ? shmi_dp_seg_runtime(routine, dest, shmi_dtype_size(dt), pe,
-                                        &off)
-                  : shmi_dp_seg(routine, dest, shmi_dtype_size(dt), pe, &off);
-    r = shmi_route_of(pe, seg);
-    if (SHMI_LIKELY(r->cpu_amo)) {
-        shmi_cpu_amo_apply(r->base + off, op, dt, operand, compare, fetched);
-        return;
-    }
-    shmi_dp_route_amo(routine, ctx, r, pe, seg, off, op, dt, operand, compare,
-                      fetched, nbi);
+    seg = shmi_dp_seg(routine, dest, shmi_dtype_size(dt), pe, &off);
+    shmi_eng_amo(routine, ctx, pe, seg, off, op, dt, operand, compare, fetched,
+                 nbi);
 }
 
 SHMI_DP_ENTRY void shmi_amo(const char *routine, shmem_ctx_t ctx,
@@ -112,21 +102,12 @@ SHMI_DP_ENTRY void shmi_amo(const char *routine, shmem_ctx_t ctx,
                             const void *operand, const void *compare,
                             void *fetched, int pe)
 {
-    shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 0,
-                0);
-}
-
-void shmi_amo_runtime(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
-                      shmi_dtype_t dt, void *dest, const void *operand,
-                      void *fetched, int pe)
-{
-    shmi_amo_do(routine, ctx, op, dt, dest, operand, NULL, fetched, pe, 0, 1);
+    shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 0);
 }
 
 void shmi_amo_nbi(const char *routine, shmem_ctx_t ctx, shmi_amo_op_t op,
                   shmi_dtype_t dt, void *dest, const void *operand,
                   const void *compare, void *fetched, int pe)
 {
-    shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 1,
-                0);
+    shmi_amo_do(routine, ctx, op, dt, dest, operand, compare, fetched, pe, 1);
 }

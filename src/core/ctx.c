@@ -82,7 +82,7 @@ static int shmi_ctx_setup(struct shmem_impl_ctx *c, shmem_team_t team,
 
 static void shmi_ctx_teardown(const char *routine, struct shmem_impl_ctx *c)
 {
-    shmi_dp_ctx_quiet(routine, c);
+    shmi_eng_quiet(routine, c, -1);
     shmi_ctx_eps_destroy(c);
     pthread_mutex_destroy(&c->lock);
 }

@@ -29,11 +29,15 @@ libweft_internal_la_SOURCES += \
 	src/core/path.c \
 	src/core/range_check.c \
 	src/core/route.c \
-	src/core/route_call.c \
+	src/core/engine/eng_call.c \
+	src/core/engine/eng_signal.c \
+	src/core/engine/eng_order.c \
 	src/core/host_path.c
 noinst_HEADERS += \
 	src/core/ctx.h \
 	src/core/dataplane.h \
 	src/core/route.h \
+	src/core/engine/engine.h \
+	src/core/progress.h \
 	src/core/host_path.h
 # -- end of the data plane block

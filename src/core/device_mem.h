@@ -2,8 +2,8 @@
  * What the core does with device (GPU) memory itself (device_mem.c). The
  * data movement to and from device memory is the device transport's
  * (transports/device, reached through the route table and, for a local
- * buffer in device memory, shmi_dp_device_route); the core only tells a
- * device buffer from a host one, describes the device heap to the
+ * buffer in device memory, shmi_eng_device_route in src/core/engine); the
+ * core only tells a device buffer from a host one, describes the device heap to the
  * transports, reads this PE's own device words, and reports the device
  * transport's errors. The load/store path never dereferences device
  * memory (docs/gpu.md).

@@ -45,7 +45,7 @@ static int shmi_host_put(void *owner, int pe, shmi_seg_id_t seg, size_t off,
 {
     const shmi_route_t *r = shmi_host_fabric();
 
-    return r ? shmi_dp_call_put(owner, r, pe, seg, off, src, len, nbi)
+    return r ? shmi_eng_call_put(owner, r, pe, seg, off, src, len, nbi)
              : SHMI_ENOTSUP;
 }
 
@@ -54,7 +54,7 @@ static int shmi_host_get(void *owner, int pe, shmi_seg_id_t seg, size_t off,
 {
     const shmi_route_t *r = shmi_host_fabric();
 
-    return r ? shmi_dp_call_get(owner, r, pe, seg, off, dst, len, nbi)
+    return r ? shmi_eng_call_get(owner, r, pe, seg, off, dst, len, nbi)
              : SHMI_ENOTSUP;
 }
 
@@ -64,7 +64,7 @@ static int shmi_host_amo(void *owner, int pe, shmi_seg_id_t seg, size_t off,
 {
     const shmi_route_t *r = shmi_host_fabric();
 
-    return r ? shmi_dp_call_amo(owner, r, pe, seg, off, op, dt, operand,
+    return r ? shmi_eng_call_amo(owner, r, pe, seg, off, op, dt, operand,
                                 compare, fetched, nbi)
              : SHMI_ENOTSUP;
 }
@@ -76,7 +76,7 @@ static int shmi_host_put_signal(void *owner, int pe, shmi_seg_id_t seg,
 {
     const shmi_route_t *r = shmi_host_fabric();
 
-    return r ? shmi_dp_call_put_signal(owner, r, pe, seg, off, src, len,
+    return r ? shmi_eng_call_put_signal(owner, r, pe, seg, off, src, len,
                                        sig_seg, sig_off, signal, sig_op, nbi)
              : SHMI_ENOTSUP;
 }
@@ -90,9 +90,9 @@ static int shmi_host_quiet(void *owner, int pe)
 
     if (ep == NULL)
         return 0;
-    shmi_dp_lock(ctx);
+    shmi_eng_lock(ctx);
     ret = f->quiet(ep, pe);
-    shmi_dp_unlock(ctx);
+    shmi_eng_unlock(ctx);
     return ret;
 }
 

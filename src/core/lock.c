@@ -35,7 +35,8 @@
 #include "api/gen/core_decl.h"
 #include "core/coll/watch.h"
 #include "core/core_api.h"
-#include "core/dataplane.h"
+#include "core/engine/engine.h"
+#include "core/progress.h"
 #include "core/init.h"
 #include "core/segment.h"
 #include "core/state.h"
@@ -47,6 +48,8 @@ typedef struct shmi_lock_words {
     int32_t *tail; /* on the home PE */
     int32_t *node; /* on every PE */
     int home;      /* world PE that holds the tail */
+    int seg;       /* the lock's segment and offset there: what the */
+    size_t off;    /* engine takes (src/core/engine/engine.h) */
 } shmi_lock_words_t;
 
 static void shmi_lock_words(const char *routine, long *lock,
@@ -65,18 +68,30 @@ static void shmi_lock_words(const char *routine, long *lock,
                    (void *)lock);
     w->tail = (int32_t *)lock;
     w->node = (int32_t *)lock + 1;
+    w->seg = seg;
+    w->off = off;
     w->home = (int)((off / sizeof(long)) % (size_t)shmi_n_pes_fast());
 }
 
+/* An atomic on word (w->tail or w->node) of the lock on pe; the lock was
+ * checked once, by shmi_lock_words. */
 static int32_t shmi_lock_amo(const char *routine, shmi_amo_op_t op,
-                             int32_t *word, int32_t operand, int32_t compare,
-                             int pe)
+                             const shmi_lock_words_t *w, const int32_t *word,
+                             int32_t operand, int32_t compare, int pe)
 {
-    int32_t fetched = 0;
+    size_t off = w->off + (size_t)(word - w->tail) * sizeof(int32_t);
+    /* The engine, inline here, copies an operand by the datatype's size,
+     * which the compiler cannot see through the datatype table: it checks
+     * every size against the object, so each operand lives in a union as
+     * large as the largest (the int32_t at its start is what is read). */
+    union {
+        int32_t v;
+        uint64_t any;
+    } opnd = {.v = operand}, cmp = {.v = compare}, got = {.any = 0};
 
-    shmi_amo(routine, SHMEM_CTX_DEFAULT, op, SHMI_DT_INT32, word, &operand,
-             &compare, &fetched, pe);
-    return fetched;
+    shmi_eng_amo(routine, SHMEM_CTX_DEFAULT, pe, w->seg, off, op, SHMI_DT_INT32,
+                 &opnd.v, &cmp.v, &got.v, 0);
+    return got.v;
 }
 
 /* ---- locks held by this PE ------------------------------------------------ */
@@ -229,11 +244,11 @@ void shmi_set_lock(long *lock)
                    "twice without shmem_clear_lock: it would wait for itself)",
                    (void *)lock, me);
     /* Our node is idle while we do not hold or wait for this lock. */
-    shmi_lock_amo("shmem_set_lock", SHMI_AMO_SWAP, w.node, 0, 0, me);
-    prev = shmi_lock_amo("shmem_set_lock", SHMI_AMO_SWAP, w.tail, me + 1, 0,
+    shmi_lock_amo("shmem_set_lock", SHMI_AMO_SWAP, &w, w.node, 0, 0, me);
+    prev = shmi_lock_amo("shmem_set_lock", SHMI_AMO_SWAP, &w, w.tail, me + 1, 0,
                          w.home);
     if (prev != 0) {
-        shmi_lock_amo("shmem_set_lock", SHMI_AMO_FETCH_ADD, w.node,
+        shmi_lock_amo("shmem_set_lock", SHMI_AMO_FETCH_ADD, &w, w.node,
                       (me + 1) << 1, 0, prev - 1);
         shmi_lock_wait_local("shmem_set_lock", lock, w.node, 1, prev - 1);
     }
@@ -252,9 +267,9 @@ int shmi_test_lock(long *lock)
     /* Held here already: it is set, and our node must stay as it is. */
     if (shmi_locks_holds(lock))
         return 1;
-    shmi_lock_amo("shmem_test_lock", SHMI_AMO_SWAP, w.node, 0, 0, me);
-    prev = shmi_lock_amo("shmem_test_lock", SHMI_AMO_CSWAP, w.tail, me + 1, 0,
-                         w.home);
+    shmi_lock_amo("shmem_test_lock", SHMI_AMO_SWAP, &w, w.node, 0, 0, me);
+    prev = shmi_lock_amo("shmem_test_lock", SHMI_AMO_CSWAP, &w, w.tail, me + 1,
+                         0, w.home);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (prev == 0) {
         shmi_locks_add("shmem_test_lock", lock);
@@ -280,11 +295,11 @@ void shmi_clear_lock(long *lock)
                    (void *)lock, me);
     /* Release: the holder's updates are complete before the next holder
      * can see the lock as its own. */
-    shmi_quiet();
+    shmi_eng_quiet("shmem_clear_lock", SHMEM_CTX_DEFAULT, -1);
     v = __atomic_load_n(w.node, __ATOMIC_ACQUIRE);
     if ((v >> 1) == 0) {
-        if (shmi_lock_amo("shmem_clear_lock", SHMI_AMO_CSWAP, w.tail, 0, me + 1,
-                          w.home) == me + 1)
+        if (shmi_lock_amo("shmem_clear_lock", SHMI_AMO_CSWAP, &w, w.tail, 0,
+                          me + 1, w.home) == me + 1)
             return;
         /* Someone swapped itself in as the tail; wait for it to link (a
          * PE inside shmem_set_lock cannot finalize: from is unknown). */
@@ -292,5 +307,6 @@ void shmi_clear_lock(long *lock)
                                  me);
     }
     succ = (v >> 1) - 1;
-    shmi_lock_amo("shmem_clear_lock", SHMI_AMO_FETCH_ADD, w.node, 1, 0, succ);
+    shmi_lock_amo("shmem_clear_lock", SHMI_AMO_FETCH_ADD, &w, w.node, 1, 0,
+                  succ);
 }

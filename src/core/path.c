@@ -35,8 +35,6 @@ int shmi_dp_mixed = 0;
 /* The load/store transport in use, or NULL. */
 static const shmt_ops_t *shmi_path_local;
 
-static const char *const shmi_seg_names[SHMI_SEG_COUNT] = {"heap", "data",
-                                                           "device"};
 
 /* ---- fatal errors of the data plane --------------------------------------- */
 
@@ -64,28 +62,6 @@ _Noreturn void shmi_dp_bad_ctx(const char *routine)
     SHMI_FATAL("%s: the context is SHMEM_CTX_INVALID (not created, or "
                "creation failed)",
                routine);
-}
-
-_Noreturn void shmi_dp_unreachable(const char *routine, int pe, int seg)
-{
-    shmi_dp_check_state(routine);
-    if (shmi_state.fabric == NULL)
-        SHMI_FATAL("%s: the %s segment of PE %d is not mapped here and no "
-                   "fabric transport is running (libfabric could not start: "
-                   "see the earlier messages, SHMEM_OFI_PROVIDER and fi_info)",
-                   routine, shmi_seg_names[seg], pe);
-    SHMI_FATAL("%s: the %s segment of PE %d is not mapped here and the %s "
-               "transport does not reach it (see the start-up warnings)",
-               routine, shmi_seg_names[seg], pe, shmi_state.fabric->name);
-}
-
-_Noreturn void shmi_dp_transport_error(const char *routine,
-                                       const shmt_ops_t *t, int pe, int ret)
-{
-    if (t && t->kind == SHMT_KIND_DEVICE)
-        shmi_device_fail(routine, pe, ret);
-    SHMI_FATAL("%s: the %s transport failed (target PE %d): %s", routine,
-               t ? t->name : "fabric", pe, shmi_strerror(ret));
 }
 
 int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe)

@@ -1,14 +1,17 @@
 /*
  * RMA: put, get, their non-blocking and strided forms (core_api.h).
  *
- * Each call checks the PE and the symmetric range, then takes the
- * load/store path when the target is mapped here, else the fabric.
- * On the load/store path every operation is complete on return, so the
- * non-blocking forms are the blocking ones.
+ * Each call checks the PE and the symmetric range and translates them
+ * (dataplane.h), then hands (world PE, segment, offset) to the engine
+ * (src/core/engine/engine.h), which takes the load/store path when the
+ * target is mapped here, else the route's transport. On the load/store
+ * path every operation is complete on return, so the non-blocking forms
+ * are the blocking ones.
  */
 #include "config.h"
 
 #include "core/dataplane.h"
+#include "core/engine/engine.h"
 #include "services/cpu_ops.h"
 
 /*
@@ -20,7 +23,6 @@ static inline __attribute__((always_inline)) void
 shmi_rma_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
              size_t nbytes, int pe, int nbi)
 {
-    const shmi_route_t *r;
     size_t off;
     int seg;
 
@@ -29,23 +31,13 @@ shmi_rma_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
         return;
     shmi_dp_check_local(routine, src, nbytes, pe);
     seg = shmi_dp_seg(routine, dest, nbytes, pe, &off);
-    r = shmi_route_of(pe, seg);
-    if (SHMI_UNLIKELY(shmi_device_touches(src, nbytes)))
-        r = shmi_dp_device_route(routine, pe, seg);
-    if (SHMI_LIKELY(r->base != NULL)) {
-        shmi_cpu_copy(r->base + off, src, nbytes, SHMI_CPU_TO_PEER);
-        return;
-    }
-    shmi_dp_route_put(routine, ctx, r, pe, seg, off, src, nbytes, nbi);
+    shmi_eng_put(routine, ctx, pe, seg, off, src, nbytes, nbi);
 }
 
-/* runtime: 1 for the runtime's own state (shmi_get_runtime), outside the
- * user area; a constant in every caller, as nbi is. */
 static inline __attribute__((always_inline)) void
-shmi_rma_get_in(const char *routine, shmem_ctx_t ctx, void *dest,
-                const void *src, size_t nbytes, int pe, int nbi, int runtime)
+shmi_rma_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
+             size_t nbytes, int pe, int nbi)
 {
-    const shmi_route_t *r;
     size_t off;
     int seg;
 
@@ -53,29 +45,8 @@ shmi_rma_get_in(const char *routine, shmem_ctx_t ctx, void *dest,
     if (SHMI_UNLIKELY(nbytes == 0))
         return;
     shmi_dp_check_local(routine, dest, nbytes, pe);
-    seg = runtime ? shmi_dp_seg_runtime(routine, src, nbytes, pe, &off)
-                  : shmi_dp_seg(routine, src, nbytes, pe, &off);
-    r = shmi_route_of(pe, seg);
-    if (SHMI_UNLIKELY(shmi_device_touches(dest, nbytes)))
-        r = shmi_dp_device_route(routine, pe, seg);
-    if (SHMI_LIKELY(r->base != NULL)) {
-        shmi_cpu_copy(dest, r->base + off, nbytes, SHMI_CPU_FROM_PEER);
-        return;
-    }
-    shmi_dp_route_get(routine, ctx, r, pe, seg, off, dest, nbytes, nbi);
-}
-
-static inline __attribute__((always_inline)) void
-shmi_rma_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
-             size_t nbytes, int pe, int nbi)
-{
-    shmi_rma_get_in(routine, ctx, dest, src, nbytes, pe, nbi, 0);
-}
-
-void shmi_get_runtime(const char *routine, void *dest, const void *src,
-                      size_t nbytes, int pe)
-{
-    shmi_rma_get_in(routine, SHMEM_CTX_DEFAULT, dest, src, nbytes, pe, 0, 1);
+    seg = shmi_dp_seg(routine, src, nbytes, pe, &off);
+    shmi_eng_get(routine, ctx, pe, seg, off, dest, nbytes, nbi);
 }
 
 /* The common path of a put or get (shmi_dp_fast_peer): 0 when the call
@@ -234,9 +205,7 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     const char *sym = is_put ? dest : src;
     ptrdiff_t sym_stride = is_put ? s->dst : s->sst;
     size_t span, off, bytes = s->blk * s->es;
-    const shmi_route_t *r;
     const char *lo;
-    char *base;
     int seg;
 
     pe = shmi_dp_target(routine, ctx, pe);
@@ -247,27 +216,16 @@ static void shmi_strided(const char *routine, shmem_ctx_t ctx, int is_put,
     seg = shmi_dp_seg(routine, lo, span, pe, &off);
     /* offset of sym itself inside its segment */
     off += (size_t)(sym - lo);
-    r = shmi_route_of(pe, seg);
-    if (SHMI_UNLIKELY(shmi_device_touches(is_put ? src : dest, bytes)))
-        r = shmi_dp_device_route(routine, pe, seg);
-    base = r->base ? r->base + off : NULL;
 
     for (size_t b = 0; b < s->nblocks; b++) {
         ptrdiff_t d = (ptrdiff_t)b * s->dst * (ptrdiff_t)s->es;
         ptrdiff_t o = (ptrdiff_t)b * s->sst * (ptrdiff_t)s->es;
         ptrdiff_t at = is_put ? d : o; /* from sym, on the symmetric side */
 
-        if (base && is_put)
-            shmi_cpu_copy(base + d, src + o, bytes, SHMI_CPU_TO_PEER);
-        else if (base)
-            shmi_cpu_copy(dest + d, base + o, bytes,
-                            SHMI_CPU_FROM_PEER);
-        else if (is_put)
-            shmi_dp_route_put(routine, ctx, r, pe, seg, off + at, src + o,
-                              bytes, 0);
+        if (is_put)
+            shmi_eng_put(routine, ctx, pe, seg, off + at, src + o, bytes, 0);
         else
-            shmi_dp_route_get(routine, ctx, r, pe, seg, off + at, dest + d,
-                              bytes, 0);
+            shmi_eng_get(routine, ctx, pe, seg, off + at, dest + d, bytes, 0);
     }
 }
 

@@ -7,16 +7,19 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-#include "core/dataplane.h"
+#include "core/device_mem.h"
+#include "core/engine/engine.h"
 #include "core/init_seq.h"
 #include "core/route.h"
+#include "services/env.h"
 
 shmi_route_t shmi_route_fabric;
 shmi_route_t shmi_route_device;
 
-static const char *const shmi_route_seg_names[SHMI_SEG_COUNT] = {
-    "heap", "data", "device"};
+const char *const shmi_route_seg_name[SHMI_SEG_COUNT] = {"heap", "data",
+                                                         "device"};
 
 /* The route to (pe, s), s a host segment that this PE has. */
 static void shmi_route_host(shmi_route_t *r, int pe, int s,
@@ -78,7 +81,7 @@ static int shmi_routes_survey(void)
                 SHMI_LOG(SHMI_LOG_WARN, "path",
                          "the %s segment of PE %d (and maybe others) is not "
                          "reachable without libfabric: RMA to it will fail",
-                         shmi_route_seg_names[s], pe);
+                         shmi_route_seg_name[s], pe);
         }
         if (shmi_state.fabric && mapped &&
             ((unmapped && pe != me) || !shmi_dp_cpu_atomics))
@@ -89,9 +92,26 @@ static int shmi_routes_survey(void)
     return 0;
 }
 
+/* The route to (pe, device heap): the device transport's, plus where the
+ * back end's copies reach it directly. Its own heap always; a peer's where
+ * its host heap is mapped here too (same node) and the device transport
+ * imported its device heap, unless SHMEM_DEVICE_SERVICE=all sends every
+ * access to another PE's device memory through that PE's service. */
+static void shmi_route_device_seg(shmi_route_t *r, int pe, int service_all)
+{
+    const shmt_ops_t *d = shmi_state.device;
+
+    *r = shmi_route_device;
+    if (pe == shmi_my_pe_fast())
+        r->copy = shmi_state.seg[SHMI_SEG_DEVICE].base;
+    else if (d && !service_all && shmi_route_of(pe, SHMI_SEG_HEAP)->base)
+        r->copy = d->mapped_base(pe, SHMI_SEG_DEVICE);
+}
+
 int shmi_routes_build(const shmt_ops_t *local, int hide_peers)
 {
     int n = shmi_n_pes_fast();
+    int service_all = strcmp(shmi_env.DEVICE_SERVICE, "all") == 0;
 
     for (int s = 0; s < SHMI_SEG_COUNT; s++) {
         shmi_state.route[s] = calloc((size_t)n, sizeof(shmi_route_t));
@@ -102,7 +122,8 @@ int shmi_routes_build(const shmt_ops_t *local, int hide_peers)
         for (int pe = 0; pe < n; pe++)
             if (s == SHMI_SEG_DEVICE)
                 /* Never load/store: only the back end touches it. */
-                shmi_state.route[s][pe] = shmi_route_device;
+                shmi_route_device_seg(&shmi_state.route[s][pe], pe,
+                                      service_all);
             else
                 shmi_route_host(&shmi_state.route[s][pe], pe, s, local,
                                 hide_peers);

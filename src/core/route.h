@@ -2,8 +2,8 @@
  * The route table (docs/design.md, decision 4): for every segment and PE,
  * how this PE reaches it, decided once at connect from what the transports
  * declare (route.c) and then only read. Every routine of the data plane
- * (rma.c, amo.c, signal.c, order.c, wait.c, the collectives) finds its way
- * with one lookup, shmi_route_of(pe, seg):
+ * (the engine, src/core/engine, for every caller) finds its way with one
+ * lookup, shmi_route_of(pe, seg):
  *
  *   base     the segment is mapped here: puts and gets are loads and stores
  *            on base + offset, inline (src/services/cpu_ops.h);
@@ -13,14 +13,21 @@
  *   ops, ep  otherwise the transport that carries the operation, and the
  *            slot of its endpoint in a context (struct shmem_impl_ctx.ep);
  *            ops is NULL when nothing reaches the segment (a call there is
- *            an error that names the routine, shmi_dp_unreachable);
+ *            an error that names the routine, shmi_eng_unreachable);
  *   lock     whether a call into ops takes the context's lock;
  *   msg      whether ops sends the collectives' put-with-signal as one
  *            message (SHMT_CAP_SIGNAL_MSG);
  *   word     whether ops writes the collectives' single-writer words with
  *            no acknowledgement (SHMT_CAP_PUT_WORD);
  *   tagged   whether ops writes a buffer that ends in its tag as one such
- *            write, the tag landing last (SHMT_CAP_PUT_TAGGED).
+ *            write, the tag landing last (SHMT_CAP_PUT_TAGGED);
+ *   copy     for the device heap: where the back end's own copies reach
+ *            it from here (this PE's heap, or a peer's imported over IPC
+ *            on the node; never with SHMEM_DEVICE_SERVICE=all), so that a
+ *            stream-ordered put or get is one copy on the stream; NULL
+ *            otherwise.
+ *
+ * The engine (src/core/engine/engine.h) is what reads the table.
  *
  * A transport's keys and remote addresses stay in its own per-peer tables:
  * the core hands it (pe, segment, offset), never an address of another
@@ -38,6 +45,8 @@
 typedef struct shmi_route {
     char *base;            /* the segment mapped here, or NULL */
     const shmt_ops_t *ops; /* the transport for the rest; NULL: none */
+    char *copy;            /* device heap: reached by the back end's
+                              copies here, or NULL */
     unsigned char ep;      /* slot of ops' endpoint in a context */
     unsigned char cpu_amo; /* 1: atomics by CPU instructions on base */
     unsigned char lock;    /* 1: calls into ops take the context's lock
@@ -69,6 +78,9 @@ extern shmi_route_t shmi_route_fabric;
  * transport starts): every (pe, SHMI_SEG_DEVICE), and any call whose local
  * buffer is device memory. */
 extern shmi_route_t shmi_route_device;
+
+/* "heap", "data", "device": the segments' names in messages. */
+extern const char *const shmi_route_seg_name[SHMI_SEG_COUNT];
 
 /* Builds the table (path.c calls it at connect, after every transport
  * connected and the atomics engine is chosen): local is the load/store

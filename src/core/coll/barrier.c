@@ -150,7 +150,7 @@ static void shmi_barrier_world(void)
 void shmi_barrier_all(void)
 {
     shmi_require_init("shmem_barrier_all");
-    shmi_quiet();
+    shmi_eng_quiet("shmem_barrier_all", SHMEM_CTX_DEFAULT, -1);
     shmi_coll_enter("shmem_barrier_all", &shmem_impl_team_world);
     shmi_barrier_world();
     shmi_coll_leave();
@@ -213,7 +213,7 @@ void shmi_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
                              &t) != 0)
         SHMI_FATAL("shmem_barrier: invalid active set");
     shmi_coll_check_psync("shmem_barrier", pSync);
-    shmi_quiet();
+    shmi_eng_quiet("shmem_barrier", SHMEM_CTX_DEFAULT, -1);
     shmi_coll_enter("shmem_barrier", &t);
     shmi_coll_as_sync(&t, pSync);
     shmi_coll_leave();

@@ -128,8 +128,11 @@ static void shmi_bcast_pull(struct shmem_impl_team *t, void *dest,
     int wroot = shmi_team_world_pe(t, root);
 
     if (t->my_pe != root) {
-        shmi_get("shmem_broadcast", shmi_coll_context, dest, src, nbytes,
-                 wroot);
+        size_t off;
+        int seg = shmi_coll_at(src, nbytes, &off);
+
+        shmi_eng_get("shmem_broadcast", shmi_coll_context, wroot, seg, off,
+                     dest, nbytes, 0);
         shmi_coll_flag_add(done, wroot);
         return;
     }

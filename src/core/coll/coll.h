@@ -51,6 +51,7 @@
 #include "api/gen/core_decl.h"
 #include "core/core_api.h"
 #include "core/coll/watch.h"
+#include "core/engine/engine.h"
 #include "core/team/team.h"
 
 /* Rounds of a log2 algorithm (dissemination, recursive doubling), plus the
@@ -292,6 +293,11 @@ void shmi_coll_fence(void);
 
 /* Quiet on the context the collectives use. */
 void shmi_coll_quiet(void);
+
+/* The segment of a symmetric buffer that the collective's entry point
+ * checked (coll_api.c), or of the runtime's own state, and its offset
+ * there: what the engine takes (src/core/engine/engine.h). */
+int shmi_coll_at(const void *sym, size_t len, size_t *off);
 
 /*
  * Copies nbytes between two buffers of this PE, either of which may be

@@ -140,19 +140,22 @@ void shmi_coll_msg_stop(void)
 
 void shmi_coll_flag_add(uint64_t *flag, int wpe)
 {
+    const char *routine = shmi_coll_routine();
     uint64_t one = 1;
-
-    const shmi_route_t *r = shmi_route_of(wpe, SHMI_SEG_HEAP);
+    size_t off;
+    int seg = shmi_eng_seg_at(routine, flag, sizeof(*flag), &off);
+    const shmi_route_t *r = shmi_route_of(wpe, seg);
 
     /* One message where the fabric sends the runtime's signals so (a
      * put-with-signal of no data), else an atomic add: on the load/store
      * path a CPU atomic, with no detour through put-with-signal. */
     if (shmi_coll_by_msg && r->base == NULL && r->msg)
-        shmi_put_signal_runtime(shmi_coll_routine(), shmi_coll_context, NULL,
-                                NULL, 0, flag, 1, SHMEM_SIGNAL_ADD, wpe, 1);
+        shmi_eng_put_signal(routine, shmi_coll_context, wpe, seg, off, NULL, 0,
+                            seg, off, 1, SHMI_AMO_ADD, 0,
+                            SHMI_ENG_SIGNAL_ONE_MSG);
     else
-        shmi_amo_runtime(shmi_coll_routine(), shmi_coll_context, SHMI_AMO_ADD,
-                         SHMI_DT_UINT64, flag, &one, NULL, wpe);
+        shmi_eng_amo(routine, shmi_coll_context, wpe, seg, off, SHMI_AMO_ADD,
+                     SHMI_DT_UINT64, &one, NULL, NULL, 0);
 }
 
 /*
@@ -220,7 +223,10 @@ void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from)
 {
     uint64_t minus = (uint64_t)0 - count;
     uint64_t *taken = shmi_coll_taken_of(flag);
+    const char *routine = shmi_coll_routine();
     uint64_t old;
+    size_t off;
+    int seg;
 
     if (count == 0)
         return;
@@ -232,9 +238,9 @@ void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from)
     shmi_coll_wait(flag, count, from);
     /* A fetching atomic: the subtraction is done when it returns, even when
      * atomics to this PE's own memory go through the fabric. */
-    shmi_amo_runtime(shmi_coll_routine(), shmi_coll_context,
-                     SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, flag, &minus, &old,
-                     shmi_my_pe_fast());
+    seg = shmi_eng_seg_at(routine, flag, sizeof(*flag), &off);
+    shmi_eng_amo(routine, shmi_coll_context, shmi_my_pe_fast(), seg, off,
+                 SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &minus, NULL, &old, 0);
 }
 
 void shmi_coll_flag_take(uint64_t *flag, uint64_t count)
@@ -249,8 +255,12 @@ uint64_t shmi_coll_bar_next(int slot)
 
 void shmi_coll_word_set(uint64_t *word, uint64_t value, int wpe)
 {
-    shmi_put_word_runtime(shmi_coll_routine(), shmi_coll_context, word, value,
-                          wpe, shmi_coll_by_msg);
+    const char *routine = shmi_coll_routine();
+    size_t off;
+    int seg = shmi_eng_seg_at(routine, word, sizeof(*word), &off);
+
+    shmi_eng_put_word(routine, shmi_coll_context, wpe, seg, off, value,
+                      shmi_coll_by_msg);
 }
 
 void shmi_coll_word_wait(const uint64_t *word, uint64_t want, int from)
@@ -267,14 +277,16 @@ void shmi_coll_tagged_send(shmi_coll_tagged_t *b, const void *src,
                            size_t nbytes, size_t span, uint64_t tag, int wpe)
 {
     unsigned char msg[sizeof(shmi_coll_tagged_t)] __attribute__((aligned(16)));
-    size_t head = span - sizeof(tag);
+    const char *routine = shmi_coll_routine();
+    size_t head = span - sizeof(tag), off;
+    int seg =
+        shmi_eng_seg_at(routine, shmi_coll_tagged_data(b, span), span, &off);
 
     memcpy(msg, src, nbytes);
     memset(msg + nbytes, 0, head - nbytes);
     memcpy(msg + head, &tag, sizeof(tag));
-    shmi_put_tagged_runtime(shmi_coll_routine(), shmi_coll_context,
-                            shmi_coll_tagged_data(b, span), msg, span, wpe,
-                            shmi_coll_by_msg);
+    shmi_eng_put_tagged(routine, shmi_coll_context, wpe, seg, off, msg, span,
+                        shmi_coll_by_msg);
 }
 
 /*
@@ -300,24 +312,37 @@ const void *shmi_coll_tagged_wait(shmi_coll_tagged_t *b, size_t span,
 void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
                           uint64_t *flag, int wpe)
 {
+    const char *routine;
+    size_t off, soff;
+    int seg, sseg;
+
     if (nbytes == 0) {
         /* Still an arrival to count; nothing to order it after. */
         shmi_coll_flag_add(flag, wpe);
         return;
     }
-    shmi_put_signal_runtime(shmi_coll_routine(), shmi_coll_context, dest, src,
-                            nbytes, flag, 1, SHMEM_SIGNAL_ADD, wpe,
-                            shmi_coll_by_msg);
+    routine = shmi_coll_routine();
+    seg = shmi_eng_seg_at(routine, dest, nbytes, &off);
+    sseg = shmi_eng_seg_at(routine, flag, sizeof(*flag), &soff);
+    shmi_eng_put_signal(routine, shmi_coll_context, wpe, seg, off, src, nbytes,
+                        sseg, soff, 1, SHMI_AMO_ADD, 0,
+                        shmi_coll_by_msg ? SHMI_ENG_SIGNAL_ONE_MSG
+                                         : SHMI_ENG_SIGNAL_RUNTIME);
+}
+
+int shmi_coll_at(const void *sym, size_t len, size_t *off)
+{
+    return shmi_eng_seg_at(shmi_coll_routine(), sym, len, off);
 }
 
 void shmi_coll_fence(void)
 {
-    shmi_ctx_fence(shmi_coll_context);
+    shmi_eng_fence(shmi_coll_routine(), shmi_coll_context);
 }
 
 void shmi_coll_quiet(void)
 {
-    shmi_ctx_quiet(shmi_coll_context);
+    shmi_eng_quiet(shmi_coll_routine(), shmi_coll_context, -1);
 }
 
 int shmi_coll_device(const void *dest, const void *src, size_t nbytes)

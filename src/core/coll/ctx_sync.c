@@ -24,20 +24,23 @@ void shmi_coll_ctx_sync(const char *routine, struct shmem_impl_team *t,
 {
     uint64_t *word = &shmi_coll_slot(t->slot)->ctx_bar;
     uint64_t one = 1, want;
+    size_t off;
+    int seg;
 
     if (t->n_pes == 1)
         return;
+    seg = shmi_eng_seg_at(routine, word, sizeof(*word), &off);
     /* Everything this context did before is complete first. */
-    shmi_ctx_quiet(ctx);
+    shmi_eng_quiet(routine, ctx, -1);
     want = __atomic_add_fetch(&ctx_bar_seen[t->slot], (uint64_t)t->n_pes - 1,
                               __ATOMIC_RELAXED);
     for (int i = 1; i < t->n_pes; i++) {
         int pe = shmi_team_world_pe(t, (t->my_pe + i) % t->n_pes);
 
-        shmi_amo_runtime(routine, ctx, SHMI_AMO_ADD, SHMI_DT_UINT64, word,
-                         &one, NULL, pe);
+        shmi_eng_amo(routine, ctx, pe, seg, off, SHMI_AMO_ADD, SHMI_DT_UINT64,
+                     &one, NULL, NULL, 0);
     }
-    shmi_ctx_quiet(ctx);
+    shmi_eng_quiet(routine, ctx, -1);
     shmi_wait(routine, SHMI_WAIT_ONE, SHMI_DT_UINT64, word, 1, NULL,
               SHMEM_CMP_GE, &want, 0, NULL, 1);
 }

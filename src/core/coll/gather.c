@@ -91,6 +91,24 @@ static void shmi_alltoalls_own(char *d, const char *s, ptrdiff_t dst,
                              s + (ptrdiff_t)k * sstep, elem_size);
 }
 
+/* The elements of one block to world PE wpe: nelems of elem_size, dst and
+ * sst elements apart. The entry point checked the whole span (coll_api.c),
+ * which lies in one segment, so the first element's offset gives every
+ * other's. */
+static void shmi_coll_iput(char *d, const char *s, ptrdiff_t dst, ptrdiff_t sst,
+                           size_t nelems, size_t elem_size, int wpe)
+{
+    ptrdiff_t dstep = dst * (ptrdiff_t)elem_size;
+    ptrdiff_t sstep = sst * (ptrdiff_t)elem_size;
+    size_t off;
+    int seg = shmi_coll_at(d, elem_size, &off);
+
+    for (size_t k = 0; k < nelems; k++)
+        shmi_eng_put("shmem_alltoalls", shmi_coll_context, wpe, seg,
+                     off + (size_t)((ptrdiff_t)k * dstep),
+                     s + (ptrdiff_t)k * sstep, elem_size, 0);
+}
+
 void shmi_coll_alltoalls(struct shmem_impl_team *t, void *dest, const void *src,
                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                          size_t elem_size)
@@ -102,13 +120,9 @@ void shmi_coll_alltoalls(struct shmem_impl_team *t, void *dest, const void *src,
     ptrdiff_t dblock = (ptrdiff_t)nelems * dst * (ptrdiff_t)elem_size;
     ptrdiff_t sblock = (ptrdiff_t)nelems * sst * (ptrdiff_t)elem_size;
 
-    for (int i = 1; i < n && nelems > 0; i++) {
-        int j = (me + i) % n;
-
-        shmi_iput("shmem_alltoalls", shmi_coll_context, d + me * dblock,
-                  s + j * sblock, dst, sst, nelems, elem_size,
-                  shmi_team_world_pe(t, j));
-    }
+    for (int i = 1; i < n && nelems > 0; i++)
+        shmi_coll_iput(d + me * dblock, s + (me + i) % n * sblock, dst, sst,
+                       nelems, elem_size, shmi_team_world_pe(t, (me + i) % n));
     /* The fence puts every block before the arrival that announces it. */
     shmi_coll_fence();
     for (int i = 1; i < n; i++)

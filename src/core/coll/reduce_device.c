@@ -126,9 +126,13 @@ static void reduce_on_host(const char *routine, shmi_coll_exec_t *x,
     shmi_coll_exec_sync(routine, x, t);
     if ((ret = g->copy(acc, src, nbytes, SHMI_GPU_D2H)) != 0)
         shmi_device_fail(routine, shmi_my_pe_fast(), ret);
+    size_t off;
+    int seg = shmi_coll_at(src, nbytes, &off);
+
     for (int i = 1; i < t->n_pes; i++) {
-        shmi_get(routine, x->ctx, in, src, nbytes,
-                 shmi_team_world_pe(t, (t->my_pe + i) % t->n_pes));
+        shmi_eng_get(routine, x->ctx,
+                     shmi_team_world_pe(t, (t->my_pe + i) % t->n_pes), seg, off,
+                     in, nbytes, 0);
         shmi_reduce_apply(op, dt, acc, in, nelems);
     }
     shmi_coll_exec_sync(routine, x, t);
@@ -148,7 +152,8 @@ void shmi_coll_reduce_device(const char *routine, shmi_coll_exec_t *x,
     size_t chunk = DEV_REDUCE_CHUNK / esz * esz;
     int inplace = dest == src;
     char *acc, *in;
-    int ret;
+    size_t off;
+    int ret, seg;
 
     if (nbytes == 0) {
         shmi_coll_exec_sync(routine, x, t);
@@ -168,13 +173,14 @@ void shmi_coll_reduce_device(const char *routine, shmi_coll_exec_t *x,
     shmi_coll_exec_sync(routine, x, t);
     if (acc != src && (ret = g->copy(acc, src, nbytes, SHMI_GPU_D2D)) != 0)
         shmi_device_fail(routine, shmi_my_pe_fast(), ret);
+    seg = shmi_coll_at(src, nbytes, &off);
     for (int i = 1; i < t->n_pes; i++) {
         int pe = shmi_team_world_pe(t, (t->my_pe + i) % t->n_pes);
 
         for (size_t at = 0; at < nbytes; at += chunk) {
             size_t len = nbytes - at < chunk ? nbytes - at : chunk;
 
-            shmi_get(routine, x->ctx, in, (const char *)src + at, len, pe);
+            shmi_eng_get(routine, x->ctx, pe, seg, off + at, in, len, 0);
             dev_combine(routine, x, acc + at, in, len / esz, dt, op);
         }
     }

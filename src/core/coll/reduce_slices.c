@@ -25,7 +25,7 @@
 /* Bytes of scratch for one chunk's gets from all peers (bounded so that it
  * stays in cache), and the most read from one peer at a time. */
 #define SHMI_SLICE_SCRATCH ((size_t)512 * 1024)
-#define SHMI_SLICE_CHUNK ((size_t)64 * 1024)
+#define SHMI_SLICE_CHUNK   ((size_t)64 * 1024)
 
 typedef struct shmi_slice {
     struct shmem_impl_team *t;
@@ -51,18 +51,23 @@ static void shmi_slice_chunk(const shmi_slice_t *c, char *acc, size_t lo,
     size_t esz = shmi_dtype_size(c->dt), bytes = cnt * esz, at = lo * esz;
     int n = c->t->n_pes, me = c->t->my_pe;
 
+    size_t soff, doff;
+    int sseg = shmi_coll_at(c->src + at, bytes, &soff),
+        dseg = shmi_coll_at(c->dest + at, bytes, &doff);
+
     for (int i = 1; i < n; i++)
-        shmi_get_nbi("shmem_reduce", shmi_coll_context,
-                     c->tmp + (size_t)(i - 1) * stride, c->src + at, bytes,
-                     shmi_team_world_pe(c->t, (me + i) % n));
+        shmi_eng_get("shmem_reduce", shmi_coll_context,
+                     shmi_team_world_pe(c->t, (me + i) % n), sseg, soff,
+                     c->tmp + (size_t)(i - 1) * stride, bytes, 1);
     shmi_coll_copy_piece(c->dev, acc, c->src + at, bytes);
     shmi_coll_quiet();
     for (int i = 1; i < n; i++)
         shmi_reduce_apply(c->op, c->dt, acc, c->tmp + (size_t)(i - 1) * stride,
                           cnt);
     for (int i = 1; i < n; i++)
-        shmi_put_nbi("shmem_reduce", shmi_coll_context, c->dest + at, acc,
-                     bytes, shmi_team_world_pe(c->t, (me + i) % n));
+        shmi_eng_put("shmem_reduce", shmi_coll_context,
+                     shmi_team_world_pe(c->t, (me + i) % n), dseg, doff, acc,
+                     bytes, 1);
     shmi_coll_copy_piece(c->dev, c->dest + at, acc, bytes);
 }
 

@@ -247,6 +247,16 @@ static void shmi_watch_compare(void)
  * A get is answered by the member's progress, which it drives while it
  * waits too.
  */
+/* len bytes of the runtime's record at rec on world PE wpe, into dst. */
+static void shmi_watch_fetch(const char *routine, void *dst, const void *rec,
+                             size_t len, int wpe)
+{
+    size_t off;
+    int seg = shmi_eng_seg_at(routine, rec, len, &off);
+
+    shmi_eng_get(routine, SHMEM_CTX_DEFAULT, wpe, seg, off, dst, len, 0);
+}
+
 static void shmi_watch_compare_fetched(void)
 {
     const shmi_coll_cur_t *cur = &shmi_coll_cur;
@@ -262,11 +272,11 @@ static void shmi_watch_compare_fetched(void)
             shmi_route_of(wpe, SHMI_SEG_HEAP)->ops == NULL ||
             shmi_watch_finalized(wpe))
             continue;
-        shmi_get_runtime(cur->routine, &got.seq, &c->seq, sizeof(got.seq),
+        shmi_watch_fetch(cur->routine, &got.seq, &c->seq, sizeof(got.seq),
                          wpe);
         if (got.seq != cur->seq)
             continue;
-        shmi_get_runtime(cur->routine, &got, c, sizeof(got), wpe);
+        shmi_watch_fetch(cur->routine, &got, c, sizeof(got), wpe);
         got.routine[SHMI_WATCH_NAME - 1] = '\0';
         if (got.seq == cur->seq)
             shmi_watch_differs(wpe, got.routine);
@@ -440,7 +450,7 @@ static int shmi_exit_look(shmi_exit_peer_t *peers, int *first)
 
         if (pe == me || p->at_exit)
             continue;
-        shmi_get_runtime("shmem_finalize", &st, &shmi_watch_rec->exit,
+        shmi_watch_fetch("shmem_finalize", &st, &shmi_watch_rec->exit,
                          sizeof(st), pe);
         if (st.at_exit) {
             p->at_exit = 1;

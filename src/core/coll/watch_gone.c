@@ -153,7 +153,7 @@ void shmi_watch_tell(void)
             continue;
         /* Non-blocking: every put is in flight before the first wait.
          * Failures are the peer's departure: ignored (shmi_gone_ask). */
-        (void)shmi_dp_call_put(ctx, r, pe, SHMI_SEG_HEAP, off, &shmi_gone_one,
+        (void)shmi_eng_call_put(ctx, r, pe, SHMI_SEG_HEAP, off, &shmi_gone_one,
                                1, 1);
         fabric = r;
     }
@@ -161,9 +161,9 @@ void shmi_watch_tell(void)
     if (shmi_state.fabric == NULL)
         return;
     if (fabric != NULL && ctx->ep[fabric->ep] != NULL) {
-        shmi_dp_lock(ctx);
+        shmi_eng_lock(ctx);
         (void)fabric->ops->quiet(ctx->ep[fabric->ep], -1);
-        shmi_dp_unlock(ctx);
+        shmi_eng_unlock(ctx);
     }
     /* Every peer's mark here: until then a peer may still need this PE's
      * progress to complete its put (the waits drive it). */

@@ -60,6 +60,8 @@ void shmi_heap_debug_init(void)
 static void debug_check(const char *routine, uint64_t a, uint64_t b)
 {
     uint64_t *slot, root[2];
+    size_t off;
+    int seg;
 
     if (!shmi_env.DEBUG || !debug_slots)
         return;
@@ -72,7 +74,9 @@ static void debug_check(const char *routine, uint64_t a, uint64_t b)
     shmi_coll_compare_now();
     if (shmi_my_pe_fast() == 0)
         return;
-    shmi_get_runtime(routine, root, slot, sizeof(root), 0);
+    seg = shmi_eng_seg_at(routine, slot, sizeof(root), &off);
+    shmi_eng_get(routine, SHMEM_CTX_DEFAULT, 0, seg, off, root, sizeof(root),
+                 0);
     if (root[0] != a || root[1] != b)
         SHMI_FATAL("%s is collective and needs the same arguments on every "
                    "PE: PE 0 passed (%llu, %llu), PE %d passed (%llu, %llu)",

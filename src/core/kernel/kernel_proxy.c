@@ -25,6 +25,7 @@
 #include "core/core_api.h"
 #include "core/ctx.h"
 #include "core/dataplane.h"
+#include "core/engine/engine.h"
 #include "core/kernel/kernel.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
@@ -260,23 +261,33 @@ static const shmi_amo_op_t amo_ops[] = {
     [SHMEMD_AMO_ADD] = SHMI_AMO_ADD,
 };
 
+/* The segment and offset of a symmetric address of a request that
+ * check_request accepted: what the engine takes. */
+static int sym_at(const char *routine, uint64_t addr, size_t nbytes,
+                  size_t *off)
+{
+    return shmi_eng_seg_at(routine, (const void *)(uintptr_t)addr, nbytes, off);
+}
+
 /* An atomic request (checked); returns 1 when the kernel waits for its
- * result. */
+ * result. The runtime's words past the user part (is_sync_set) take a set
+ * like any other word. */
 static int serve_amo(const char *routine, const shmemd_req_t *q,
                      uint64_t *result)
 {
     uint64_t value = q->value, compare = q->compare;
     shmi_dtype_t dt = q->width == 4 ? SHMI_DT_UINT32 : SHMI_DT_UINT64;
-    void *dest = (void *)(uintptr_t)q->dest;
+    shmi_amo_op_t op = is_sync_set(q) ? SHMI_AMO_SET : amo_ops[q->amo];
     int fetching = q->nbytes != 0;
+    size_t off;
+    int seg;
 
+    if (is_sync_set(q))
+        dt = SHMI_DT_UINT64;
+    seg = sym_at(routine, q->dest, shmi_dtype_size(dt), &off);
     *result = 0;
-    if (is_sync_set(q)) /* the runtime's words, past the user part */
-        shmi_amo_runtime(routine, px.ctx, SHMI_AMO_SET, SHMI_DT_UINT64, dest,
-                         &value, NULL, q->pe);
-    else
-        shmi_amo(routine, px.ctx, amo_ops[q->amo], dt, dest, &value, &compare,
-                 fetching ? result : NULL, q->pe);
+    shmi_eng_amo(routine, px.ctx, q->pe, seg, off, op, dt, &value, &compare,
+                 fetching && !is_sync_set(q) ? result : NULL, 0);
     return fetching;
 }
 
@@ -290,7 +301,8 @@ static void serve(shmemd_req_t *r, uint64_t t)
     void *dest;
     const void *src;
     uint64_t result = 0, value;
-    int wait = 1;
+    size_t off, soff;
+    int wait = 1, seg, sseg;
 
     memcpy(&q, r, sizeof(q));
     check_request(&q, t);
@@ -300,26 +312,33 @@ static void serve(shmemd_req_t *r, uint64_t t)
     value = q.value;
     switch (q.op) {
     case SHMEMD_OP_PUT:
-        shmi_put(routine, px.ctx, dest, src, q.nbytes, q.pe);
+    case SHMEMD_OP_P:
+        seg = sym_at(routine, q.dest, q.nbytes, &off);
+        wait = q.op == SHMEMD_OP_PUT;
+        shmi_eng_put(routine, px.ctx, q.pe, seg, off, wait ? src : &value,
+                     q.nbytes, 0);
         break;
     case SHMEMD_OP_GET:
-        shmi_get(routine, px.ctx, dest, src, q.nbytes, q.pe);
-        break;
-    case SHMEMD_OP_P:
-        shmi_put(routine, px.ctx, dest, &value, q.nbytes, q.pe);
-        wait = 0;
-        break;
     case SHMEMD_OP_G:
-        shmi_get(routine, px.ctx, &result, src, q.nbytes, q.pe);
+        seg = sym_at(routine, q.source, q.nbytes, &off);
+        shmi_eng_get(routine, px.ctx, q.pe, seg, off,
+                     q.op == SHMEMD_OP_GET ? dest : (void *)&result, q.nbytes,
+                     0);
         break;
     case SHMEMD_OP_PUT_SIGNAL:
-        shmi_put_signal(routine, px.ctx, dest, src, q.nbytes,
-                        (uint64_t *)(uintptr_t)q.sig_addr, value, (int)q.amo,
-                        q.pe, 0);
+        sseg = sym_at(routine, q.sig_addr, sizeof(uint64_t), &soff);
+        seg = sseg; /* no data: dest is not looked at */
+        off = 0;
+        if (q.nbytes > 0)
+            seg = sym_at(routine, q.dest, q.nbytes, &off);
+        shmi_eng_put_signal(
+            routine, px.ctx, q.pe, seg, off, src, q.nbytes, sseg, soff, value,
+            q.amo == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET, 0,
+            SHMI_ENG_SIGNAL_PROGRAM);
         break;
     case SHMEMD_OP_AMO: wait = serve_amo(routine, &q, &result); break;
     default: /* SHMEMD_OP_FENCE: check_request refused the rest */
-        shmi_ctx_fence(px.ctx);
+        shmi_eng_fence(routine, px.ctx);
         wait = 0;
         break;
     }
@@ -348,7 +367,7 @@ static void *proxy_main(void *arg)
             unflushed = 1;
             shmi_backoff_init(&b);
         } else if (unflushed) {
-            shmi_ctx_quiet(px.ctx);
+            shmi_eng_quiet("shmem_quiet (device code)", px.ctx, -1);
             __atomic_store_n(px.ring.completed, head, __ATOMIC_RELEASE);
             unflushed = 0;
         } else if (__atomic_load_n(&px.stop, __ATOMIC_ACQUIRE)) {

@@ -14,6 +14,7 @@
 #include "api/gen/core_decl.h"
 #include "core/core_api.h"
 #include "core/device_mem.h"
+#include "core/engine/engine.h"
 #include "core/heap/device_heap.h"
 #include "core/init.h"
 #include "core/segment.h"
@@ -50,11 +51,12 @@ static void run_coll(shmi_coll_exec_t *x, void *arg)
     struct shmem_impl_team *t = a->team;
     char *dest = a->dest;
     const char *src = a->src;
-    size_t nb = a->nbytes;
+    size_t nb = a->nbytes, off;
+    int seg;
 
     switch (a->kind) {
     case COLL_BARRIER:
-        shmi_ctx_quiet(x->ctx);
+        shmi_eng_quiet(a->routine, x->ctx, -1);
         shmi_coll_ctx_sync(a->routine, t, x->ctx);
         return;
     case COLL_SYNC: shmi_coll_ctx_sync(a->routine, t, x->ctx); return;
@@ -64,6 +66,13 @@ static void run_coll(shmi_coll_exec_t *x, void *arg)
         return;
     default: break;
     }
+    /* The entry point checked src: one translation serves every PE. */
+    seg = SHMI_SEG_DEVICE;
+    off = 0;
+    if (nb > 0)
+        seg = shmi_eng_seg_at(
+            a->routine, src,
+            a->kind == COLL_ALLTOALL ? nb * (size_t)t->n_pes : nb, &off);
     shmi_coll_ctx_sync(a->routine, t, x->ctx);
     for (int i = 0; i < t->n_pes; i++) {
         int j = (t->my_pe + i) % t->n_pes, pe = shmi_team_world_pe(t, j);
@@ -71,18 +80,19 @@ static void run_coll(shmi_coll_exec_t *x, void *arg)
         switch (a->kind) {
         case COLL_BROADCAST:
             if (i == 0 && nb > 0 && dest != src)
-                shmi_get(a->routine, x->ctx, dest, src, nb,
-                         shmi_team_world_pe(t, a->root));
+                shmi_eng_get(a->routine, x->ctx, shmi_team_world_pe(t, a->root),
+                             seg, off, dest, nb, 0);
             break;
         case COLL_FCOLLECT:
             if (nb > 0)
-                shmi_get(a->routine, x->ctx, dest + (size_t)j * nb, src, nb,
-                         pe);
+                shmi_eng_get(a->routine, x->ctx, pe, seg, off,
+                             dest + (size_t)j * nb, nb, 0);
             break;
         case COLL_ALLTOALL:
             if (nb > 0)
-                shmi_get(a->routine, x->ctx, dest + (size_t)j * nb,
-                         src + (size_t)t->my_pe * nb, nb, pe);
+                shmi_eng_get(a->routine, x->ctx, pe, seg,
+                             off + (size_t)t->my_pe * nb, dest + (size_t)j * nb,
+                             nb, 0);
             break;
         default: break;
         }

@@ -8,6 +8,12 @@
  * Every buffer of a stream-ordered routine is device memory: symmetric
  * addresses in the device heap, local buffers anywhere the back end's
  * copies reach (its own allocations, or an imported peer heap).
+ *
+ * Each routine checks its arguments here, once, and translates the
+ * symmetric ones into offsets in the device heap. The route table says
+ * where the back end's copies reach the target directly (route.h, copy):
+ * then the operation is one copy on the stream; else the stream's lane
+ * hands (PE, segment, offset) to the engine (src/core/engine/engine.h).
  */
 #include "config.h"
 
@@ -15,11 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/gen/core_decl.h"
 #include "core/core_api.h"
 #include "core/device_mem.h"
+#include "core/engine/engine.h"
 #include "core/heap/device_heap.h"
 #include "core/init.h"
+#include "core/route.h"
 #include "core/segment.h"
 #include "core/state.h"
 #include "core/stream/stream.h"
@@ -28,12 +35,14 @@
 
 typedef struct rma_args {
     const char *routine;
-    void *dest;
+    size_t off;  /* of the symmetric buffer, in the device heap */
+    size_t soff; /* of the signal word, in the device heap */
+    void *dest;  /* the local buffer of a get */
     const void *src;
     size_t nbytes;
-    uint64_t *sig;
     uint64_t signal;
-    int sig_op;
+    shmi_amo_op_t sig_op;
+    const uint64_t *sig; /* this PE's own signal word (waits) */
     int cmp;
     int pe;
 } rma_args_t;
@@ -45,23 +54,20 @@ static void check_pe(const char *routine, int pe)
                    shmi_my_pe_fast(), pe, shmi_n_pes_fast() - 1);
 }
 
-/*
- * Where the back end's copy on the stream reaches sym (device heap) of pe
- * directly: the own heap, or an IPC mapping of a PE whose host heap is
- * mapped here too (the device transport's IPC route, docs/gpu.md). NULL:
- * the operation goes through the stream's lane.
- */
-static char *direct_ptr(const void *sym, int pe)
+/* Where sym lies in the device heap (the caller checked that it does). */
+static size_t device_off(const void *sym)
 {
-    size_t off;
+    return (size_t)((const char *)sym - shmi_state.seg[SHMI_SEG_DEVICE].base);
+}
 
-    if (pe == shmi_my_pe_fast())
-        return (char *)sym;
-    if (strcmp(shmi_env.DEVICE_SERVICE, "all") == 0 ||
-        !shmi_seg_peer_ptr(pe, SHMI_SEG_HEAP, 0) ||
-        shmi_seg_lookup(sym, 1, &off) != SHMI_SEG_DEVICE)
-        return NULL;
-    return shmi_device_peer_ptr(pe, off);
+/* Where the back end's copy on the stream reaches offset off of pe's
+ * device heap directly (route.h, copy), or NULL: the operation goes
+ * through the stream's lane. */
+static char *direct_ptr(int pe, size_t off)
+{
+    const shmi_route_t *r = shmi_route_of(pe, SHMI_SEG_DEVICE);
+
+    return r->copy ? r->copy + off : NULL;
 }
 
 static rma_args_t *args_new(rma_args_t a)
@@ -89,36 +95,37 @@ static void run_put(shmi_coll_exec_t *x, void *arg)
 {
     rma_args_t *a = arg;
 
-    shmi_put(a->routine, x->ctx, a->dest, a->src, a->nbytes, a->pe);
-    shmi_ctx_quiet(x->ctx);
+    shmi_eng_put(a->routine, x->ctx, a->pe, SHMI_SEG_DEVICE, a->off, a->src,
+                 a->nbytes, 0);
+    shmi_eng_quiet(a->routine, x->ctx, -1);
 }
 
 static void run_get(shmi_coll_exec_t *x, void *arg)
 {
     rma_args_t *a = arg;
 
-    shmi_get(a->routine, x->ctx, a->dest, a->src, a->nbytes, a->pe);
+    shmi_eng_get(a->routine, x->ctx, a->pe, SHMI_SEG_DEVICE, a->off, a->dest,
+                 a->nbytes, 0);
 }
 
 static void run_put_signal(shmi_coll_exec_t *x, void *arg)
 {
     rma_args_t *a = arg;
 
-    shmi_put_signal(a->routine, x->ctx, a->dest, a->src, a->nbytes, a->sig,
-                    a->signal, a->sig_op, a->pe, 0);
-    shmi_ctx_quiet(x->ctx);
+    shmi_eng_put_signal(a->routine, x->ctx, a->pe, SHMI_SEG_DEVICE, a->off,
+                        a->src, a->nbytes, SHMI_SEG_DEVICE, a->soff, a->signal,
+                        a->sig_op, 0, SHMI_ENG_SIGNAL_PROGRAM);
+    shmi_eng_quiet(a->routine, x->ctx, -1);
 }
 
 /* The signal alone, after a put done on the stream itself. */
 static void run_signal(shmi_coll_exec_t *x, void *arg)
 {
     rma_args_t *a = arg;
-    shmi_amo_op_t op =
-        a->sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET;
 
-    shmi_amo(a->routine, x->ctx, op, SHMI_DT_UINT64, a->sig, &a->signal, NULL,
-             NULL, a->pe);
-    shmi_ctx_quiet(x->ctx);
+    shmi_eng_amo(a->routine, x->ctx, a->pe, SHMI_SEG_DEVICE, a->soff, a->sig_op,
+                 SHMI_DT_UINT64, &a->signal, NULL, NULL, 0);
+    shmi_eng_quiet(a->routine, x->ctx, -1);
 }
 
 static void run_signal_wait(shmi_coll_exec_t *x, void *arg)
@@ -131,8 +138,9 @@ static void run_signal_wait(shmi_coll_exec_t *x, void *arg)
 
 static void run_quiet(shmi_coll_exec_t *x, void *arg)
 {
-    (void)arg;
-    shmi_ctx_quiet(x->ctx);
+    rma_args_t *a = arg;
+
+    shmi_eng_quiet(a->routine, x->ctx, -1);
 }
 
 /* ---- the routines ---- */
@@ -151,12 +159,12 @@ void shmix_putmem_on_stream(void *dest, const void *source, size_t nelems,
     shmi_stream_need_device(routine, "source", source, "nelems", nelems);
     if (nelems == 0)
         return;
-    if ((direct = direct_ptr(dest, pe)))
+    if ((direct = direct_ptr(pe, device_off(dest))))
         stream_copy(routine, direct, source, nelems, stream);
     else
         shmi_stream_enqueue(routine, stream, run_put,
                             args_new((rma_args_t){.routine = routine,
-                                                  .dest = dest,
+                                                  .off = device_off(dest),
                                                   .src = source,
                                                   .nbytes = nelems,
                                                   .pe = pe}));
@@ -176,13 +184,13 @@ void shmix_getmem_on_stream(void *dest, const void *source, size_t nelems,
     shmi_stream_need_device(routine, "dest", dest, "nelems", nelems);
     if (nelems == 0)
         return;
-    if ((direct = direct_ptr(source, pe)))
+    if ((direct = direct_ptr(pe, device_off(source))))
         stream_copy(routine, dest, direct, nelems, stream);
     else
         shmi_stream_enqueue(routine, stream, run_get,
                             args_new((rma_args_t){.routine = routine,
+                                                  .off = device_off(source),
                                                   .dest = dest,
-                                                  .src = source,
                                                   .nbytes = nelems,
                                                   .pe = pe}));
 }
@@ -194,12 +202,11 @@ void shmix_putmem_signal_on_stream(void *dest, const void *source,
 {
     const char *routine = "shmemx_putmem_signal_on_stream";
     rma_args_t a = {.routine = routine,
-                    .dest = dest,
                     .src = source,
                     .nbytes = nelems,
-                    .sig = sig_addr,
                     .signal = signal,
-                    .sig_op = sig_op,
+                    .sig_op = sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD
+                                                         : SHMI_AMO_SET,
                     .pe = pe};
     char *direct;
 
@@ -215,7 +222,9 @@ void shmix_putmem_signal_on_stream(void *dest, const void *source,
     shmi_stream_need_device_heap(routine, "sig_addr", sig_addr,
                                  sizeof(*sig_addr));
     shmi_stream_need_device(routine, "source", source, "nelems", nelems);
-    if (nelems > 0 && (direct = direct_ptr(dest, pe))) {
+    a.off = device_off(dest);
+    a.soff = device_off(sig_addr);
+    if (nelems > 0 && (direct = direct_ptr(pe, a.off))) {
         /* The stream orders the signal after the copy. */
         stream_copy(routine, direct, source, nelems, stream);
         shmi_stream_enqueue(routine, stream, run_signal, args_new(a));

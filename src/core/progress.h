@@ -1,0 +1,31 @@
+/*
+ * Progress of the transports (wait.c): what drives the fabric's target
+ * side and frees its resources. The engine retries through it, the waits
+ * and the runtime's helper threads drive it.
+ */
+#ifndef SHMI_PROGRESS_H
+#define SHMI_PROGRESS_H
+
+/* Drives the fabric's progress (target side of emulated operations); safe
+ * from several threads (a thread that finds another progressing skips).
+ * No-op without a fabric. wait.c. */
+void shmi_progress(void);
+
+/* A thread of the runtime that waits, and so drives progress, beside the
+ * program's threads (the device service, the kernel proxy, a stream
+ * lane) is about to start: shmi_progress_shared() answers 1 from now on.
+ * wait.c. */
+void shmi_progress_share(void);
+
+/* 1 when another thread of this process may drive progress while the
+ * caller does: SHMEM_THREAD_MULTIPLE, or a runtime thread started. */
+int shmi_progress_shared(void);
+
+/* One progress pass of every transport, never skipped (shmi_progress
+ * skips while another thread progresses): the transports serialise their
+ * progress with locks of their own, so a copy into this PE's memory that
+ * another thread's pass made is visible here on return
+ * (SHMT_CAP_PUT_TAGGED). wait.c. */
+void shmi_progress_pass(void);
+
+#endif /* SHMI_PROGRESS_H */
