@@ -19,7 +19,6 @@
 
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/core_api.h"
 #include "core/device_mem.h"
@@ -30,7 +29,6 @@
 #include "core/segment.h"
 #include "core/state.h"
 #include "core/stream/stream.h"
-#include "services/env.h"
 #include "services/error.h"
 
 typedef struct rma_args {
