@@ -27,7 +27,8 @@ bench_coll_shmem_coll_LDADD = libweft.la
 noinst_PROGRAMS += bench/coll/coll_instr
 bench_coll_coll_instr_SOURCES = bench/coll/coll_instr.c
 bench_coll_coll_instr_LDADD = libweft.la
-dist_noinst_SCRIPTS += bench/coll/compare_coll bench/coll/instr-count.sh
+dist_noinst_SCRIPTS += bench/coll/compare_coll bench/coll/instr-count.sh \
+	bench/coll/compare-builds.sh
 if HAVE_MPICC
 noinst_PROGRAMS += bench/coll/mpi_coll
 bench_coll_mpi_coll_SOURCES = bench/coll/mpi_coll.c
