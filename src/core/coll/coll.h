@@ -294,9 +294,10 @@ void shmi_coll_fence(void);
 /* Quiet on the context the collectives use. */
 void shmi_coll_quiet(void);
 
-/* The segment of a symmetric buffer that the collective's entry point
- * checked (coll_api.c), or of the runtime's own state, and its offset
- * there: what the engine takes (src/core/engine/engine.h). */
+/* The segment of a symmetric buffer of the program, or of the runtime's
+ * own state, and its offset there: what the engine takes
+ * (src/core/engine/engine.h). Fatal, naming the collective, for an
+ * address in no symmetric segment. */
 int shmi_coll_at(const void *sym, size_t len, size_t *off);
 
 /*

@@ -322,7 +322,7 @@ void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
         return;
     }
     routine = shmi_coll_routine();
-    seg = shmi_eng_seg_at(routine, dest, nbytes, &off);
+    seg = shmi_coll_at(dest, nbytes, &off); /* may be the program's */
     sseg = shmi_eng_seg_at(routine, flag, sizeof(*flag), &soff);
     shmi_eng_put_signal(routine, shmi_coll_context, wpe, seg, off, src, nbytes,
                         sseg, soff, 1, SHMI_AMO_ADD, 0,
@@ -332,7 +332,14 @@ void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
 
 int shmi_coll_at(const void *sym, size_t len, size_t *off)
 {
-    return shmi_eng_seg_at(shmi_coll_routine(), sym, len, off);
+    int seg = shmi_seg_lookup(sym, len, off);
+
+    /* The entry points check the program's buffers for their size only
+     * (shmi_coll_check_count): one in no symmetric segment is named here,
+     * with the data plane's message (range_check.c), before any traffic. */
+    if (SHMI_UNLIKELY(seg < 0))
+        shmi_dp_bad_addr(shmi_coll_routine(), sym, len, shmi_my_pe_fast());
+    return seg;
 }
 
 void shmi_coll_fence(void)
