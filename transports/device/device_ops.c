@@ -62,6 +62,15 @@ shmt_dev_route_t shmt_dev_route(int pe)
                                                         : SHMT_DEV_NONE;
 }
 
+static shmt_init_fn shmt_dev_init;
+static shmt_connect_fn shmt_dev_connect;
+static shmt_finalize_fn shmt_dev_finalize;
+static shmt_reachable_fn shmt_dev_reachable;
+static shmt_caps_fn shmt_dev_caps;
+static shmt_mapped_base_fn shmt_dev_mapped_base;
+static shmt_ep_create_fn shmt_dev_ep_create;
+static shmt_ep_destroy_fn shmt_dev_ep_destroy;
+
 /* Runs where this PE has a device heap; publishes its IPC export. */
 static int shmt_dev_init(const shmt_job_t *job)
 {
@@ -196,21 +205,6 @@ static void shmt_dev_ep_destroy(shmt_ep_t *ep)
     free(ep);
 }
 
-/* Every operation is complete on return but for the fabric's puts, which
- * travel on the owner's fabric endpoint and complete at its quiet (the
- * core quiets every transport of a context). */
-static int shmt_dev_fence(shmt_ep_t *ep)
-{
-    (void)ep;
-    return 0;
-}
-
-static int shmt_dev_quiet(shmt_ep_t *ep, int pe)
-{
-    (void)ep, (void)pe;
-    return 0;
-}
-
 /* Its endpoints hold no state but their owner, and its locks are taken
  * before the owner's context lock (which the host path takes): the core
  * must not hold that lock around its calls. */
@@ -219,28 +213,33 @@ static unsigned shmt_dev_caps(void)
     return SHMT_CAP_HMEM | SHMT_CAP_EP_SHARED;
 }
 
+static const shmt_rma_ops_t shmt_dev_rma = {
+    .size = sizeof(shmt_rma_ops_t),
+    .put = shmt_dev_put,
+    .get = shmt_dev_get,
+    .put_signal = shmt_dev_put_signal,
+};
+
+static const shmt_atomic_ops_t shmt_dev_atomic = {
+    .size = sizeof(shmt_atomic_ops_t),
+    .amo = shmt_dev_amo,
+};
+
+/* No ordering part: every operation is complete on return but for the
+ * fabric's puts, which travel on the owner's fabric endpoint and complete
+ * at its quiet (the core quiets every transport of a context). */
 const shmt_ops_t shmt_device_ops = {
     .size = sizeof(shmt_ops_t),
     .name = "device",
+    .kind = SHMT_KIND_DEVICE,
     .init = shmt_dev_init,
     .connect = shmt_dev_connect,
     .finalize = shmt_dev_finalize,
     .reachable = shmt_dev_reachable,
+    .caps = shmt_dev_caps,
     .ep_create = shmt_dev_ep_create,
     .ep_destroy = shmt_dev_ep_destroy,
-    .put = shmt_dev_put,
-    .get = shmt_dev_get,
-    .amo = shmt_dev_amo,
-    .put_signal = shmt_dev_put_signal,
-    .put_signal_msg = shmt_stub_put_signal_msg,
-    .put_word = shmt_stub_put_word,
-    .put_tagged = shmt_stub_put_tagged,
-    .fence = shmt_dev_fence,
-    .quiet = shmt_dev_quiet,
-    .progress = shmt_stub_progress,
-    .check_unused = shmt_stub_check_unused,
-    .started = shmt_stub_started,
-    .caps = shmt_dev_caps,
     .mapped_base = shmt_dev_mapped_base,
-    .kind = SHMT_KIND_DEVICE,
+    .rma = &shmt_dev_rma,
+    .atomic = &shmt_dev_atomic,
 };
