@@ -86,9 +86,10 @@ typedef struct shmt_host {
      * NULL. */
     void *(*mapped)(int pe, shmi_seg_id_t seg, size_t off);
     /* 1 when words mapped here take CPU atomics: the job's one atomics
-     * engine (docs/dataplane.md, "Atomic coherence"); known from connect. */
+     * engine (docs/dataplane.md, "Atomic coherence"); known from connect,
+     * so a transport reads it there, once, not on its data path. */
     int (*cpu_atomics)(void);
-    /* 1 when the fabric reaches (pe, seg). */
+    /* 1 when the fabric reaches (pe, seg); fixed from connect likewise. */
     int (*fabric_reaches)(int pe, shmi_seg_id_t seg);
 
     /* Operations through the fabric on owner's endpoint, with the

@@ -80,6 +80,10 @@ typedef struct shmt_dev {
     /* 1 when the fabric may be handed a local buffer in the own heap as it
      * is (it registered the heap itself, not another view of it). */
     int fabric_direct;
+    /* The job's atomics engine (shmt_host_t.cpu_atomics), fixed before
+     * this transport connects: read once there, so that the data path
+     * asks the core nothing it already knows. */
+    int cpu_atomics;
 } shmt_dev_t;
 
 extern shmt_dev_t shmt_dev;
@@ -114,6 +118,10 @@ shmt_put_signal_fn shmt_dev_put_signal;
 
 /* How pe's device heap is reached (device_ops.c sets the table). */
 shmt_dev_route_t shmt_dev_route(int pe);
+
+/* 1 when the fabric reaches pe's device heap (asked of the host path once
+ * per PE, at connect). */
+int shmt_dev_fabric_reaches(int pe);
 
 /* Frees the bounce buffers. */
 void shmt_dev_path_release(void);

@@ -27,8 +27,10 @@ typedef struct shmt_dev_ipc {
     shmi_gpu_ipc_t ipc;
 } shmt_dev_ipc_t;
 
-/* [npes]: how each PE's device heap is reached; set by connect. */
+/* [npes]: how each PE's device heap is reached, and whether the fabric
+ * reaches it; set by connect. */
 static shmt_dev_route_t *routes;
+static unsigned char *fabric_reach;
 
 char *shmt_dev_peer_ptr(int pe, size_t off)
 {
@@ -60,6 +62,12 @@ shmt_dev_route_t shmt_dev_route(int pe)
 {
     return routes && pe >= 0 && pe < shmt_dev.job->size ? routes[pe]
                                                         : SHMT_DEV_NONE;
+}
+
+int shmt_dev_fabric_reaches(int pe)
+{
+    return fabric_reach && pe >= 0 && pe < shmt_dev.job->size &&
+           fabric_reach[pe];
 }
 
 static shmt_init_fn shmt_dev_init;
@@ -132,7 +140,7 @@ static shmt_dev_route_t shmt_dev_choose(int pe)
 
     if (ipc && (pe == shmt_dev.job->rank || (local && !all)))
         return SHMT_DEV_IPC;
-    if (h->fabric_reaches(pe, SHMI_SEG_DEVICE) && !all)
+    if (fabric_reach[pe] && !all)
         return SHMT_DEV_FABRIC;
     if (shmt_dev_svc_up())
         return SHMT_DEV_SERVICE;
@@ -150,8 +158,13 @@ static int shmt_dev_connect(void)
     shmt_dev.peer = calloc((size_t)job->size, sizeof(char *));
     shmt_dev.imported = calloc((size_t)job->size, sizeof(int));
     routes = calloc((size_t)job->size, sizeof(*routes));
-    if (!shmt_dev.peer || !shmt_dev.imported || !routes)
+    fabric_reach = calloc((size_t)job->size, 1);
+    if (!shmt_dev.peer || !shmt_dev.imported || !routes || !fabric_reach)
         return SHMI_ENOMEM;
+    shmt_dev.cpu_atomics = shmt_dev.host->cpu_atomics();
+    for (int pe = 0; pe < job->size; pe++)
+        fabric_reach[pe] =
+            (unsigned char)shmt_dev.host->fabric_reaches(pe, SHMI_SEG_DEVICE);
     shmt_dev.peer[job->rank] = shmt_dev.base;
     for (int i = 0; i < job->local_size; i++)
         if (job->local_pes[i] != job->rank)
@@ -174,7 +187,9 @@ static void shmt_dev_finalize(void)
     free(shmt_dev.peer);
     free(shmt_dev.imported);
     free(routes);
+    free(fabric_reach);
     routes = NULL;
+    fabric_reach = NULL;
     memset(&shmt_dev, 0, sizeof(shmt_dev));
 }
 
