@@ -37,34 +37,30 @@ typedef struct shmi_eng_op {
     uint64_t value; /* the signal, or the word */
 } shmi_eng_op_t;
 
-/* o on r's transport: through the part that has it, SHMI_ENOSYS where the
- * transport lacks that part or member (transports/transport.h: an absent
- * part is an operation it cannot do; the caller's message names the
- * routine). The RMA and atomics parts are the route's own copies
- * (route.h), so a call costs the loads it did when they were members of
- * the transport's table. */
+/* o on r's transport, through the part that has it. The RMA and atomics
+ * parts are the route's own copies (route.h), so a call costs the loads it
+ * did when they were members of the transport's table; every transport
+ * that carries operations has the RMA part (transports/registry.c refuses
+ * one without), the others may be absent (transports/transport.h: an
+ * absent part is an operation it cannot do): SHMI_ENOSYS, which the
+ * caller's message reports naming the routine. */
 static int shmi_eng_issue(const shmi_route_t *r, shmt_ep_t *ep,
                           const shmi_eng_op_t *o)
 {
     switch (o->kind) {
     case SHMI_ENG_PUT:
-        return r->rma ? r->rma->put(ep, o->pe, o->seg, o->off, o->src, o->len,
-                                    o->nbi)
-                      : SHMI_ENOSYS;
+        return r->rma->put(ep, o->pe, o->seg, o->off, o->src, o->len, o->nbi);
     case SHMI_ENG_GET:
-        return r->rma ? r->rma->get(ep, o->pe, o->seg, o->off, o->dst, o->len,
-                                    o->nbi)
-                      : SHMI_ENOSYS;
+        return r->rma->get(ep, o->pe, o->seg, o->off, o->dst, o->len, o->nbi);
     case SHMI_ENG_AMO:
         return r->atomic ? r->atomic->amo(ep, o->pe, o->seg, o->off, o->op,
                                           o->dt, o->operand, o->compare,
                                           o->fetched, o->nbi)
                          : SHMI_ENOSYS;
     case SHMI_ENG_PUT_SIGNAL:
-        return r->rma ? r->rma->put_signal(ep, o->pe, o->seg, o->off, o->src,
-                                           o->len, o->sig_seg, o->sig_off,
-                                           o->value, o->op, o->nbi)
-                      : SHMI_ENOSYS;
+        return r->rma->put_signal(ep, o->pe, o->seg, o->off, o->src, o->len,
+                                  o->sig_seg, o->sig_off, o->value, o->op,
+                                  o->nbi);
     case SHMI_ENG_PUT_SIGNAL_MSG:
         return r->msg ? r->ops->coll->put_signal_msg(
                             ep, o->pe, o->seg, o->off, o->src, o->len,
