@@ -226,8 +226,30 @@ static void print_fi_list(const struct fi_info *list,
                "  that asks for it, as Weft's does (the table above).\n");
 }
 
-/* One line per transport: its name, its kind and the capabilities it
- * declares (transports/transport.h). A transport whose answer depends on
+/* The optional parts of t's contract (transports/transport.h), after its
+ * capabilities: what it can be asked to do. */
+static void shmem_info_parts(const shmt_ops_t *t)
+{
+    const char *part[4];
+    int n = 0;
+
+    if (t->rma)
+        part[n++] = "rma";
+    if (t->atomic)
+        part[n++] = "atomics";
+    if (t->order)
+        part[n++] = "ordering";
+    if (t->coll)
+        part[n++] = "collectives";
+    printf("; parts: ");
+    if (n == 0)
+        printf("none");
+    for (int i = 0; i < n; i++)
+        printf("%s%s", i ? ", " : "", part[i]);
+}
+
+/* One line per transport: its name, its kind, the capabilities it
+ * declares and the parts it has (transports/transport.h). A transport whose answer depends on
  * what it chooses at start-up (ofi: the provider) declares nothing before
  * that. */
 static void print_transports(void)
@@ -255,6 +277,7 @@ static void print_transports(void)
         if (n == 0)
             printf("set by the provider chosen at start-up; the atomics "
                    "engine of each is the atomics-by column below");
+        shmem_info_parts(t);
         printf("\n");
     }
 }

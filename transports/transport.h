@@ -1,8 +1,15 @@
 /*
- * The transport contract: the one struct of operations every transport
- * implements (docs/design.md, decision 4). Adding a transport means
- * implementing shmt_ops_t and listing it in transports/registry.c
- * (docs/adding-a-transport.md).
+ * The transport contract (docs/design.md, decision 4): a base every
+ * transport fills (shmt_ops_t: name, kind, lifecycle, reach, capabilities,
+ * the optional hooks) and optional parts, each a struct of its own that
+ * begins with its size: RMA (shmt_rma_ops_t), atomics (shmt_atomic_ops_t),
+ * ordering (shmt_order_ops_t) and the collectives' shortcuts
+ * (shmt_coll_ops_t). A part the base does not point at is absent: the
+ * transport cannot do what it names, and the core derives its routes from
+ * that (src/core/route.c), never from a stub. Every function signature is
+ * a type declared here once (shmt_put_fn, ...). Adding a transport means
+ * filling a base and the parts it has and listing it in
+ * transports/registry.c (docs/adding-a-transport.md).
  *
  * Addressing. The core translates a symmetric address into a segment id and
  * an offset from that segment's base (the same offset on every PE, because
@@ -16,7 +23,8 @@
  * Non-blocking (nbi) calls may return before local completion; quiet() makes
  * all of an endpoint's earlier operations locally and remotely complete.
  * fence() orders an endpoint's earlier puts, atomics and signals to each PE
- * before its later ones to that PE.
+ * before its later ones to that PE. A transport without the ordering part
+ * completes every operation on return.
  *
  * What a transport knows of the job is what the core hands it in init()
  * (shmt_job_t: the PEs, the node map, this PE's segments, the bootstrap
@@ -30,9 +38,6 @@
  * called by one thread at a time.
  *
  * Return values: 0 or a negative SHMI_E* code (src/services/error.h).
- * A member a transport cannot provide points at a stub of
- * transports/transport_stubs.c (shmt_stub_*: operations return SHMI_ENOSYS,
- * optional hooks do nothing); it is never NULL.
  */
 #ifndef SHMT_TRANSPORT_H
 #define SHMT_TRANSPORT_H
@@ -81,13 +86,14 @@ typedef struct shmt_host {
      * NULL. */
     void *(*mapped)(int pe, shmi_seg_id_t seg, size_t off);
     /* 1 when words mapped here take CPU atomics: the job's one atomics
-     * engine (docs/dataplane.md, "Atomic coherence"); known from connect. */
+     * engine (docs/dataplane.md, "Atomic coherence"); known from connect,
+     * so a transport reads it there, once, not on its data path. */
     int (*cpu_atomics)(void);
-    /* 1 when the fabric reaches (pe, seg). */
+    /* 1 when the fabric reaches (pe, seg); fixed from connect likewise. */
     int (*fabric_reaches)(int pe, shmi_seg_id_t seg);
 
     /* Operations through the fabric on owner's endpoint, with the
-     * semantics of the shmt_ops_t members of the same names. */
+     * semantics of the part members of the same names (shmt_put_fn, ...). */
     int (*fabric_put)(void *owner, int pe, shmi_seg_id_t seg, size_t off,
                       const void *src, size_t len, int nbi);
     int (*fabric_get)(void *owner, int pe, shmi_seg_id_t seg, size_t off,
@@ -156,7 +162,7 @@ typedef struct shmt_job {
 typedef struct shmt_ep shmt_ep_t;
 
 /*
- * What a transport can do, as data (shmt_ops_t.caps). The core chooses from
+ * What a transport can do, as data (shmt_caps_fn). The core chooses from
  * these bits, never from a transport's or provider's name.
  *
  * SHMT_CAP_LOAD_STORE  it reaches peers' memory with CPU loads and stores
@@ -180,27 +186,9 @@ typedef struct shmt_ep shmt_ep_t;
  *                      (it serialises what needs serialising itself, as a
  *                      transport calling the core's host path must), so the
  *                      core takes no context lock around its calls.
- * SHMT_CAP_SIGNAL_MSG  put_signal_msg sends a small put-with-signal as one
- *                      message that the target applies in its progress
- *                      (data, then the signal with a CPU atomic): no
- *                      delivery round trip before the signal, no
- *                      acknowledgement after it. Only a transport whose
- *                      atomics are CPU atomics (ATOMICS_CPU) declares it,
- *                      so the signal composes with every other update of
- *                      the word.
- * SHMT_CAP_PUT_WORD    put_word writes a 64-bit word that nothing
- *                      acknowledges: one message on the wire, no delivery
- *                      round trip, and no work for the target's CPU beyond
- *                      the provider placing the bytes (no receive, no
- *                      completion entry).
- * SHMT_CAP_PUT_TAGGED  put_tagged writes a buffer whose last 8 bytes are a
- *                      tag the reader waits for, so that the tag lands
- *                      after every other byte: over a fabric whose
- *                      provider places a write's bytes in address order in
- *                      the target's own progress (a byte stream copied in
- *                      order, under the provider's progress lock), one
- *                      write that nothing acknowledges, like put_word.
  *
+ * What a transport can call is not a bit: it is the presence of a part
+ * (and, in the collectives' part, of a member), below.
  * Remote completion at quiet() is not a bit: the contract above asks it of
  * every transport.
  */
@@ -210,10 +198,7 @@ typedef struct shmt_ep shmt_ep_t;
 #define SHMT_CAP_ORDERED (1u << 3)
 #define SHMT_CAP_HMEM (1u << 4)
 #define SHMT_CAP_EP_SHARED (1u << 5)
-#define SHMT_CAP_SIGNAL_MSG (1u << 6)
-#define SHMT_CAP_PUT_WORD (1u << 7)
-#define SHMT_CAP_PUT_TAGGED (1u << 8)
-#define SHMT_CAP_COUNT 9
+#define SHMT_CAP_COUNT 6
 
 /* The kinds of transport (shmt_ops_t.kind). */
 #define SHMT_KIND_LOAD_STORE 1u /* maps the segments of this node's PEs */
@@ -237,146 +222,229 @@ static inline const char *shmt_cap_name(int bit)
 {
     static const char *const names[SHMT_CAP_COUNT] = {
         "load-store", "atomics-cpu", "atomics-nic", "ordered", "hmem",
-        "ep-shared", "signal-msg", "put-word", "put-tagged"};
+        "ep-shared"};
 
     return bit >= 0 && bit < SHMT_CAP_COUNT ? names[bit] : "?";
 }
 
+/*
+ * ---- The function types ----
+ *
+ * Each signature is spelled here once: a part's member is a pointer to one
+ * of these, and a transport declares its function with the type
+ * (`static shmt_put_fn ofi_put;`) before defining it.
+ */
+
+/* Brings the transport up after bootstrap and segment set-up; publishes
+ * what peers need (addresses, keys) with job->publish. Returns SHMI_ENODEV
+ * when it cannot run here (then it is simply not used). The transport
+ * keeps job until finalize(). */
+typedef int shmt_init_fn(const shmt_job_t *job);
+/* Called after the bootstrap fence: reads the peers' published data. */
+typedef int shmt_connect_fn(void);
+/* Releases everything; all endpoints were destroyed before. */
+typedef void shmt_finalize_fn(void);
+/* 1 when this transport can reach segment seg of pe. */
+typedef int shmt_reachable_fn(int pe, shmi_seg_id_t seg);
+/* What the transport can do here: SHMT_CAP_* bits. Valid from a
+ * successful init() to finalize() (a fabric's answer depends on the
+ * provider init() chose); the core asks once, at connect, never on the
+ * data path. */
+typedef unsigned shmt_caps_fn(void);
+
+/* Endpoint per context; options are the SHMEM_CTX_* bits. owner is the
+ * core's handle of the context it serves, for a transport that calls the
+ * core's host path on its behalf (shmt_host_t); others ignore it. */
+typedef int shmt_ep_create_fn(long options, void *owner, shmt_ep_t **ep);
+typedef void shmt_ep_destroy_fn(shmt_ep_t *ep);
+
+/* Drives manual progress (target-side emulated RMA/atomics); cheap when
+ * nothing is pending. Called from every waiting loop. */
+typedef void shmt_progress_fn(void);
+
+/* Called (instead of init) when the job does not need this transport:
+ * warns, naming the variable, about a setting of it that could not be
+ * honoured were it used. */
+typedef void shmt_check_unused_fn(const shmt_job_t *job);
+
+/* Called once shmem_init's barrier has completed, when every PE has
+ * reached the peers it must reach at start-up. Until then a peer that stays
+ * unreachable is a broken network rather than a busy peer (every PE is
+ * inside shmem_init, driving progress), so the transport may give up on it
+ * after a bounded time. */
+typedef void shmt_started_fn(void);
+
+/* Where segment seg of pe is mapped in this process by this transport,
+ * from connect() to finalize(), or NULL. A load/store transport
+ * (SHMT_CAP_LOAD_STORE) maps host segments: the core asks once per (PE,
+ * segment), at connect, and does the loads and stores itself, routing what
+ * is not mapped elsewhere. The device transport maps peers' device heaps
+ * through the back end's IPC: device addresses, which only the back end's
+ * functions may touch (shmem_ptr returns them). */
+typedef void *shmt_mapped_base_fn(int pe, shmi_seg_id_t seg);
+
+/* RMA. nbi = 0: blocking as described at the top of this file. */
+typedef int shmt_put_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                        const void *src, size_t len, int nbi);
+typedef int shmt_get_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                        void *dst, size_t len, int nbi);
+/* Put then a 64-bit signal update at (sig_seg, sig_off), sig_op
+ * SHMI_AMO_SET or SHMI_AMO_ADD, that the target observes only after the
+ * data. */
+typedef int shmt_put_signal_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                               size_t off, const void *src, size_t len,
+                               shmi_seg_id_t sig_seg, size_t sig_off,
+                               uint64_t signal, shmi_amo_op_t sig_op, int nbi);
+
+/* One atomic on a dtype-sized word (see shmi_amo in core_api.h). nbi = 0:
+ * for fetching ops *fetched is valid on return; non-fetching ops are
+ * complete at quiet. nbi = 1: *fetched is valid after quiet. */
+typedef int shmt_amo_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
+                        shmi_amo_op_t op, shmi_dtype_t dt,
+                        const void *operand, const void *compare,
+                        void *fetched, int nbi);
+
+/* Ordering and completion (pe < 0: every PE). */
+typedef int shmt_fence_fn(shmt_ep_t *ep);
+typedef int shmt_quiet_fn(shmt_ep_t *ep, int pe);
+
+/* put_signal with nbi = 0, except that where the data and its header fit
+ * in one message, it is sent as such and the target applies it when it
+ * next drives progress (data, then the signal with a CPU atomic): no
+ * delivery round trip before the signal, no acknowledgement after it. Such
+ * a message is not covered by fence or quiet on ep: the target learns of it
+ * through the signal alone, which is all a collective waits for. Host
+ * segments only. Only a transport whose atomics are CPU atomics
+ * (SHMT_CAP_ATOMICS_CPU) provides it, so the signal composes with every
+ * other update of the word. */
+typedef int shmt_put_signal_msg_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                                   size_t off, const void *src, size_t len,
+                                   shmi_seg_id_t sig_seg, size_t sig_off,
+                                   uint64_t signal, shmi_amo_op_t sig_op);
+
+/* Writes value into the 8-byte-aligned host word at (seg, off) of pe and
+ * returns once the source may be reused: one message on the wire that
+ * nothing acknowledges, and no work for the target's CPU beyond the
+ * provider placing the bytes (no receive, no completion entry). Quiet on ep
+ * completes it locally, never remotely, and nothing orders it after ep's
+ * earlier operations or its own earlier words: only for a word that one PE
+ * writes, with values the reader's wait accepts in any order of landing
+ * (the barrier's parity words, src/core/coll/barrier.c). */
+typedef int shmt_put_word_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                             size_t off, uint64_t value);
+
+/* Writes the len bytes of src (len > 8, a multiple of 8) to the
+ * 8-byte-aligned host address (seg, off) of pe, such that the last 8
+ * bytes, the tag, become visible only after all the others: a reader that
+ * waits for the tag, and then drives progress once when other threads of
+ * its process may be progressing too, sees the whole buffer. A fabric does
+ * it where its provider places a write's bytes in address order in the
+ * target's own progress (a byte stream copied in order, under the
+ * provider's progress lock): one write that nothing acknowledges, like
+ * put_word. Returns once src may be reused; like put_word it is neither
+ * ordered after ep's earlier operations nor covered by quiet beyond local
+ * completion: only for a buffer that one PE writes and whose tag the
+ * reader accepts in any order of landing (the reductions' tagged rounds,
+ * src/core/coll/reduce.c). */
+typedef int shmt_put_tagged_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
+                               size_t off, const void *src, size_t len);
+
+/*
+ * ---- The optional parts ----
+ *
+ * Each part begins with its size (sizeof the part the transport was built
+ * with), so that a part can grow at its end: the core reads a member added
+ * later only where the part's size covers it, and treats it as absent
+ * otherwise. A part the base does not point at (NULL) is absent: the
+ * transport cannot do any of its operations, and the core routes nothing
+ * of that kind to it (an operation a route's transport lacks is an error
+ * naming the routine, src/core/path.c, shmi_dp_transport_error, with
+ * SHMI_ENOSYS). A transport that has a part fills every member the part
+ * names, except where a member says otherwise.
+ */
+
+/* RMA: what a transport that carries operations has. */
+typedef struct shmt_rma_ops {
+    size_t size;
+    shmt_put_fn *put;
+    shmt_get_fn *get;
+    shmt_put_signal_fn *put_signal;
+} shmt_rma_ops_t;
+
+/* Atomics; which engine applies them is a capability bit
+ * (SHMT_CAP_ATOMICS_CPU or _NIC). */
+typedef struct shmt_atomic_ops {
+    size_t size;
+    shmt_amo_fn *amo;
+} shmt_atomic_ops_t;
+
+/* Ordering and completion. Absent: every operation of the transport is
+ * complete, locally and remotely, on return (the core's fence and quiet
+ * have nothing to ask it). */
+typedef struct shmt_order_ops {
+    size_t size;
+    shmt_fence_fn *fence;
+    shmt_quiet_fn *quiet;
+} shmt_order_ops_t;
+
+/* The runtime's own collectives' shortcuts (src/core/coll): cheaper forms
+ * of put_signal and put that skip acknowledgements, for a fabric whose
+ * provider allows them. Each member may be NULL, when the transport cannot
+ * do that one here; like caps, the members are valid from a successful
+ * init() to finalize() (a fabric fills them from the provider init()
+ * chose), and the core reads them once, at connect (route.msg, .word and
+ * .tagged, src/core/route.h). Without one the collectives use put_signal
+ * and put. */
+typedef struct shmt_coll_ops {
+    size_t size;
+    shmt_put_signal_msg_fn *put_signal_msg;
+    shmt_put_word_fn *put_word;
+    shmt_put_tagged_fn *put_tagged;
+} shmt_coll_ops_t;
+
+/*
+ * ---- The base ----
+ *
+ * What every transport fills: its name and kind, its lifecycle, its reach
+ * and capabilities, and a pointer to each part it has. The hooks marked
+ * "NULL:" may be left NULL by a transport that has nothing to do there.
+ */
 typedef struct shmt_ops {
     size_t size;      /* sizeof(shmt_ops_t) the transport was built with */
     const char *name; /* "local", "ofi" */
-
-    /* Brings the transport up after bootstrap and segment set-up; publishes
-     * what peers need (addresses, keys) with job->publish. Returns
-     * SHMI_ENODEV when it cannot run here (then it is simply not used).
-     * The transport keeps job until finalize(). */
-    int (*init)(const shmt_job_t *job);
-    /* Called after the bootstrap fence: reads the peers' published data. */
-    int (*connect)(void);
-    /* Releases everything; all endpoints were destroyed before. */
-    void (*finalize)(void);
-
-    /* 1 when this transport can reach segment seg of pe. */
-    int (*reachable)(int pe, shmi_seg_id_t seg);
-
-    /* Endpoint per context; options are the SHMEM_CTX_* bits. owner is
-     * the core's handle of the context it serves, for a transport that
-     * calls the core's host path on its behalf (shmt_host_t); others
-     * ignore it. */
-    int (*ep_create)(long options, void *owner, shmt_ep_t **ep);
-    void (*ep_destroy)(shmt_ep_t *ep);
-
-    /* RMA. nbi = 0: blocking as described above. */
-    int (*put)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-               const void *src, size_t len, int nbi);
-    int (*get)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off, void *dst,
-               size_t len, int nbi);
-
-    /* One atomic on a dtype-sized word (see shmi_amo in core_api.h).
-     * nbi = 0: for fetching ops *fetched is valid on return; non-fetching ops
-     * are complete at quiet. nbi = 1: *fetched is valid after quiet. */
-    int (*amo)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-               shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
-               const void *compare, void *fetched, int nbi);
-
-    /* Put then a 64-bit signal update at (sig_seg, sig_off), sig_op
-     * SHMI_AMO_SET or SHMI_AMO_ADD, that the target observes only after
-     * the data. */
-    int (*put_signal)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                      const void *src, size_t len, shmi_seg_id_t sig_seg,
-                      size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
-                      int nbi);
-
-    /* For the runtime's own collectives (SHMT_CAP_SIGNAL_MSG): put_signal
-     * with nbi = 0, except that where the data and its header fit in one
-     * message, it is sent as such and the target applies it when it next
-     * drives progress. Such a message is not covered by fence or quiet on
-     * ep: the target learns of it through the signal alone, which is all
-     * a collective waits for. Host segments only. A transport without the
-     * capability has shmt_stub_put_signal_msg. */
-    int (*put_signal_msg)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
-                          size_t off, const void *src, size_t len,
-                          shmi_seg_id_t sig_seg, size_t sig_off,
-                          uint64_t signal, shmi_amo_op_t sig_op);
-
-    /* For the runtime's own collectives (SHMT_CAP_PUT_WORD): writes value
-     * into the 8-byte-aligned host word at (seg, off) of pe and returns
-     * once the source may be reused. Quiet on ep completes it locally,
-     * never remotely, and nothing orders it after ep's earlier operations
-     * or its own earlier words: only for a word that one PE writes, with
-     * values the reader's wait accepts in any order of landing (the
-     * barrier's parity words, src/core/coll/barrier.c). A transport
-     * without the capability has shmt_stub_put_word. */
-    int (*put_word)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                    uint64_t value);
-
-    /* For the runtime's own collectives (SHMT_CAP_PUT_TAGGED): writes the
-     * len bytes of src (len > 8, a multiple of 8) to the 8-byte-aligned
-     * host address (seg, off) of pe, such that the last 8 bytes, the tag,
-     * become visible only after all the others: a reader that waits for
-     * the tag, and then drives progress once when other threads of its
-     * process may be progressing too, sees the whole buffer. Returns once
-     * src may be reused. Like put_word it is neither ordered after ep's
-     * earlier operations nor covered by quiet beyond local completion:
-     * only for a buffer that one PE writes and whose tag the reader
-     * accepts in any order of landing (the reductions' tagged rounds,
-     * src/core/coll/reduce.c). A transport without the capability has
-     * shmt_stub_put_tagged. */
-    int (*put_tagged)(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                      const void *src, size_t len);
-
-    /* Ordering and completion (pe < 0: every PE). */
-    int (*fence)(shmt_ep_t *ep);
-    int (*quiet)(shmt_ep_t *ep, int pe);
-
-    /* Drives manual progress (target-side emulated RMA/atomics); cheap when
-     * nothing is pending. Called from every waiting loop. */
-    void (*progress)(void);
-
-    /* Called (instead of init) when the job does not need this transport:
-     * warns, naming the variable, about a setting of it that could not be
-     * honoured were it used. shmt_stub_check_unused when there is nothing
-     * to check. */
-    void (*check_unused)(const shmt_job_t *job);
-
-    /* Called once shmem_init's barrier has completed, when every PE has
-     * reached the peers it must reach at start-up. Until then a peer that
-     * stays unreachable is a broken network rather than a busy peer (every
-     * PE is inside shmem_init, driving progress), so the transport may give
-     * up on it after a bounded time. shmt_stub_started when there is nothing
-     * to do. */
-    void (*started)(void);
-
-    /* What the transport can do here: SHMT_CAP_* bits. Valid from a
-     * successful init() to finalize() (a fabric's answer depends on the
-     * provider init() chose); the core asks once, at connect, never on the
-     * data path. Never NULL. A caller checks `size` first: a table built
-     * before this member existed has none, and is treated as declaring
-     * nothing (so its atomics count as NIC atomics). */
-    unsigned (*caps)(void);
-
-    /* Where segment seg of pe is mapped in this process by this transport,
-     * from connect() to finalize(), or NULL. A load/store transport
-     * (SHMT_CAP_LOAD_STORE) maps host segments: the core asks once per
-     * (PE, segment), at connect, and does the loads and stores itself,
-     * routing what is not mapped elsewhere. The device transport maps
-     * peers' device heaps through the back end's IPC: device addresses,
-     * which only the back end's functions may touch (shmem_ptr returns
-     * them). Others: shmt_stub_mapped_base. */
-    void *(*mapped_base)(int pe, shmi_seg_id_t seg);
-
     /* What the transport is for, as data the core reads before init()
      * (SHMT_KIND_*): the core starts a load/store transport on every job,
      * the first network transport of the registry that starts where a PE
      * is not mapped, and a device transport where a device heap exists. */
     unsigned kind;
+
+    shmt_init_fn *init;
+    shmt_connect_fn *connect;
+    shmt_finalize_fn *finalize;
+    shmt_reachable_fn *reachable;
+    shmt_caps_fn *caps;
+
+    /* A transport of kind network or device carries operations: it has
+     * endpoints (one per context). NULL for a load/store transport, whose
+     * operations the core does itself. */
+    shmt_ep_create_fn *ep_create;
+    shmt_ep_destroy_fn *ep_destroy;
+
+    shmt_progress_fn *progress;         /* NULL: nothing to drive */
+    shmt_check_unused_fn *check_unused; /* NULL: nothing to check */
+    shmt_started_fn *started;           /* NULL: nothing to do */
+    shmt_mapped_base_fn *mapped_base;   /* NULL: maps nothing */
+
+    /* The parts (above); NULL: the transport lacks it. */
+    const shmt_rma_ops_t *rma;
+    const shmt_atomic_ops_t *atomic;
+    const shmt_order_ops_t *order;
+    const shmt_coll_ops_t *coll;
 } shmt_ops_t;
 
-/* The transport's capabilities, or 0 for a table too old to have caps. */
+/* The transport's capabilities. */
 static inline unsigned shmt_caps(const shmt_ops_t *t)
 {
-    if (t->size < offsetof(shmt_ops_t, caps) + sizeof(t->caps))
-        return 0;
     return t->caps();
 }
 
@@ -389,43 +457,16 @@ extern const shmt_ops_t shmt_device_ops;
  * prefers them, ending with NULL. */
 extern const shmt_ops_t *const shmt_registry[];
 
-/* The smallest `size` the core accepts: every member it reads, kind the
- * last. */
+/* The smallest `size` the core accepts for the base: every member it
+ * reads, coll the last. */
 #define SHMT_OPS_MIN_SIZE                                                      \
-    (offsetof(shmt_ops_t, kind) + sizeof(((shmt_ops_t *)0)->kind))
+    (offsetof(shmt_ops_t, coll) + sizeof(((shmt_ops_t *)0)->coll))
 
-/* 0 when t's table covers SHMT_OPS_MIN_SIZE; otherwise SHMI_EINVAL with a
- * message naming the transport and both sizes written to why. */
+/* 0 when t can be used: its base covers SHMT_OPS_MIN_SIZE, every part it
+ * has covers the members the core reads, and it has the members its kind
+ * needs (ep_create, ep_destroy and the RMA part for a transport that
+ * carries operations). Otherwise SHMI_EINVAL with a message naming the
+ * transport and what is missing written to why. */
 int shmt_registry_check(const shmt_ops_t *t, char *why, size_t len);
-
-/* transports/transport_stubs.c: defaults for members a transport does not
- * provide. */
-int shmt_stub_ep_create(long options, void *owner, shmt_ep_t **ep);
-void shmt_stub_ep_destroy(shmt_ep_t *ep);
-int shmt_stub_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                  const void *src, size_t len, int nbi);
-int shmt_stub_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                  void *dst, size_t len, int nbi);
-int shmt_stub_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                  shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
-                  const void *compare, void *fetched, int nbi);
-int shmt_stub_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                         const void *src, size_t len, shmi_seg_id_t sig_seg,
-                         size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
-                         int nbi);
-int shmt_stub_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
-                             size_t off, const void *src, size_t len,
-                             shmi_seg_id_t sig_seg, size_t sig_off,
-                             uint64_t signal, shmi_amo_op_t sig_op);
-int shmt_stub_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                       uint64_t value);
-int shmt_stub_put_tagged(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                         const void *src, size_t len);
-int shmt_stub_fence(shmt_ep_t *ep);
-int shmt_stub_quiet(shmt_ep_t *ep, int pe);
-void shmt_stub_progress(void);
-void *shmt_stub_mapped_base(int pe, shmi_seg_id_t seg);
-void shmt_stub_check_unused(const shmt_job_t *job);
-void shmt_stub_started(void);
 
 #endif /* SHMT_TRANSPORT_H */

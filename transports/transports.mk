@@ -1,4 +1,3 @@
-# The transport contract's registry and default stubs (transports/transport.h).
+# The transport contract's registry (transports/transport.h).
 libweft_internal_la_SOURCES += \
-	transports/registry.c \
-	transports/transport_stubs.c
+	transports/registry.c

@@ -37,7 +37,8 @@ char *shmi_device_peer_ptr(int pe, size_t off)
     const shmt_ops_t *d = shmi_state.device;
     char *b;
 
-    if (d == NULL || pe < 0 || pe >= shmi_n_pes_fast() ||
+    if (d == NULL || d->mapped_base == NULL || pe < 0 ||
+        pe >= shmi_n_pes_fast() ||
         off >= shmi_state.seg[SHMI_SEG_DEVICE].size)
         return NULL;
     b = d->mapped_base(pe, SHMI_SEG_DEVICE);

@@ -88,10 +88,11 @@ static int shmi_host_quiet(void *owner, int pe)
     shmt_ep_t *ep = f ? ctx->ep[shmi_route_fabric.ep] : NULL;
     int ret;
 
-    if (ep == NULL)
+    /* Without an ordering part its operations completed on return. */
+    if (ep == NULL || f->order == NULL)
         return 0;
     shmi_eng_lock(ctx);
-    ret = f->quiet(ep, pe);
+    ret = f->order->quiet(ep, pe);
     shmi_eng_unlock(ctx);
     return ret;
 }

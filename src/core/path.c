@@ -164,7 +164,9 @@ static void shmi_path_job_fill(shmt_job_t *j)
 }
 
 /* Gives t an endpoint slot in every context (route.h); rt, when set, is
- * the route that names t and its slot. */
+ * the route that names t, its slot and its parts (what it can do is what
+ * parts it has: the collectives' shortcuts are the members of its coll
+ * part, read here, after init, once). */
 static int shmi_path_carry(const shmt_ops_t *t, shmi_route_t *rt)
 {
     if (shmi_state.n_carriers == SHMI_CARRIERS_MAX) {
@@ -174,12 +176,16 @@ static int shmi_path_carry(const shmt_ops_t *t, shmi_route_t *rt)
         return SHMI_EINVAL;
     }
     if (rt) {
+        const shmt_coll_ops_t *c = t->coll;
+
         rt->ops = t;
+        rt->rma = t->rma;
+        rt->atomic = t->atomic;
         rt->ep = (unsigned char)shmi_state.n_carriers;
         rt->lock = !(shmt_caps(t) & SHMT_CAP_EP_SHARED);
-        rt->msg = (shmt_caps(t) & SHMT_CAP_SIGNAL_MSG) != 0;
-        rt->word = (shmt_caps(t) & SHMT_CAP_PUT_WORD) != 0;
-        rt->tagged = (shmt_caps(t) & SHMT_CAP_PUT_TAGGED) != 0;
+        rt->msg = c && c->put_signal_msg;
+        rt->word = c && c->put_word;
+        rt->tagged = c && c->put_tagged;
     }
     shmi_state.carrier[shmi_state.n_carriers++] = t;
     return 0;
@@ -222,7 +228,8 @@ static int shmi_path_start_kind(unsigned k, const shmt_ops_t **up)
 static void shmi_path_network_unused(void)
 {
     for (int i = 0; shmt_registry[i]; i++)
-        if (shmt_registry[i]->kind == SHMT_KIND_NETWORK)
+        if (shmt_registry[i]->kind == SHMT_KIND_NETWORK &&
+            shmt_registry[i]->check_unused)
             shmt_registry[i]->check_unused(&shmi_path_job);
 }
 
@@ -283,29 +290,43 @@ int shmi_paths_init(void)
         ret = shmi_path_carry(dev, &shmi_route_device);
     }
     /* Waiting loops drive progress only where a transport has some to
-     * drive (the stub says it has none). */
+     * drive (one without a progress hook has none). */
     for (int i = 0; ret == 0 && i < shmi_state.n_carriers; i++)
-        if (shmi_state.carrier[i]->progress != shmt_stub_progress)
+        if (shmi_state.carrier[i]->progress != NULL)
             shmi_backoff_progress = shmi_progress;
     return ret;
 }
 
 void shmi_paths_started(void)
 {
-    if (shmi_state.fabric)
+    if (shmi_state.fabric && shmi_state.fabric->started)
         shmi_state.fabric->started();
 }
 
-/* caps as text ("load-store,atomics-cpu"), or "none". */
-static void shmi_path_caps_text(unsigned caps, char *buf, size_t len)
+/* What t can do as text: its capability bits, then the collectives'
+ * shortcuts its coll part has ("atomics-cpu,signal-msg,put-word"), or
+ * "none". */
+static void shmi_path_caps_text(const shmt_ops_t *t, unsigned caps, char *buf,
+                                size_t len)
 {
+    const shmt_coll_ops_t *c = t ? t->coll : NULL;
+    const char *name[SHMT_CAP_COUNT + 3];
     size_t used = 0;
+    int n = 0;
 
-    snprintf(buf, len, "none");
-    for (int b = 0; b < SHMT_CAP_COUNT && used < len; b++)
+    for (int b = 0; b < SHMT_CAP_COUNT; b++)
         if (caps & (1u << b))
-            used += (size_t)snprintf(buf + used, len - used, "%s%s",
-                                     used ? "," : "", shmt_cap_name(b));
+            name[n++] = shmt_cap_name(b);
+    if (c && c->put_signal_msg)
+        name[n++] = "signal-msg";
+    if (c && c->put_word)
+        name[n++] = "put-word";
+    if (c && c->put_tagged)
+        name[n++] = "put-tagged";
+    snprintf(buf, len, "none");
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 used ? "," : "", name[i]);
 }
 
 /*
@@ -326,7 +347,7 @@ static int shmi_path_engine(void)
                         !(caps & SHMT_CAP_ATOMICS_NIC));
     char text[128];
 
-    shmi_path_caps_text(caps, text, sizeof(text));
+    shmi_path_caps_text(f, caps, text, sizeof(text));
     if (f && !cpu_ok && strcmp(shmi_env.AMO_ENGINE, "cpu") == 0) {
         SHMI_LOG(SHMI_LOG_ERROR, "path",
                  "SHMEM_AMO_ENGINE=cpu: the %s transport declares that it "

@@ -76,9 +76,9 @@ static long shmi_path_select_parse(const char *s)
     return chosen;
 }
 
-/* Refuses a registered transport whose table is smaller than the members
- * the core reads (transports/registry.c says why it is refused, not
- * skipped). */
+/* Refuses a registered transport whose base or parts are smaller than the
+ * members the core reads, or that lacks a member it must have
+ * (transports/registry.c says why it is refused, not skipped). */
 static int shmi_paths_check_registry(void)
 {
     char why[256];

@@ -25,7 +25,7 @@ int shmi_progress_shared(void);
  * skips while another thread progresses): the transports serialise their
  * progress with locks of their own, so a copy into this PE's memory that
  * another thread's pass made is visible here on return
- * (SHMT_CAP_PUT_TAGGED). wait.c. */
+ * (shmt_coll_ops_t.put_tagged). wait.c. */
 void shmi_progress_pass(void);
 
 #endif /* SHMI_PROGRESS_H */

@@ -1,8 +1,10 @@
 /*
  * Building the route table (route.h) at connect, from what the transports
  * declare: the load/store transport's mappings (mapped_base), the fabric's
- * reach (reachable) and the atomics engine (shmi_dp_cpu_atomics, chosen by
- * path.c from the fabric's SHMT_CAP_* bits).
+ * reach (reachable), the parts it has (shmi_route_fabric, which path.c
+ * fills from them: rma, atomic, msg, word, tagged) and the atomics engine
+ * (shmi_dp_cpu_atomics, chosen by path.c from the fabric's SHMT_CAP_*
+ * bits).
  */
 #include "config.h"
 
@@ -30,9 +32,12 @@ static void shmi_route_host(shmi_route_t *r, int pe, int s,
     if (pe == shmi_my_pe_fast())
         r->base = shmi_state.seg[s].base;
     else if (local && !hide_peers)
-        r->base = local->mapped_base(pe, (shmi_seg_id_t)s);
+        r->base = local->mapped_base ? local->mapped_base(pe, (shmi_seg_id_t)s)
+                                     : NULL;
     if (f && f->reachable(pe, (shmi_seg_id_t)s)) {
         r->ops = f;
+        r->rma = shmi_route_fabric.rma;
+        r->atomic = shmi_route_fabric.atomic;
         r->ep = shmi_route_fabric.ep;
         r->lock = shmi_route_fabric.lock;
         r->msg = shmi_route_fabric.msg;

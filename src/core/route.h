@@ -14,13 +14,17 @@
  *            slot of its endpoint in a context (struct shmem_impl_ctx.ep);
  *            ops is NULL when nothing reaches the segment (a call there is
  *            an error that names the routine, shmi_eng_unreachable);
+ *   rma, atomic  ops' RMA and atomics parts (transports/transport.h), kept
+ *            here so that a call costs the loads it cost when they were
+ *            members of ops; NULL where ops lacks the part (a call is then
+ *            an error naming the routine, SHMI_ENOSYS);
  *   lock     whether a call into ops takes the context's lock;
  *   msg      whether ops sends the collectives' put-with-signal as one
- *            message (SHMT_CAP_SIGNAL_MSG);
+ *            message (its collectives part has put_signal_msg);
  *   word     whether ops writes the collectives' single-writer words with
- *            no acknowledgement (SHMT_CAP_PUT_WORD);
+ *            no acknowledgement (put_word);
  *   tagged   whether ops writes a buffer that ends in its tag as one such
- *            write, the tag landing last (SHMT_CAP_PUT_TAGGED);
+ *            write, the tag landing last (put_tagged);
  *   copy     for the device heap: where the back end's own copies reach
  *            it from here (this PE's heap, or a peer's imported over IPC
  *            on the node; never with SHMEM_DEVICE_SERVICE=all), so that a
@@ -45,19 +49,17 @@
 typedef struct shmi_route {
     char *base;            /* the segment mapped here, or NULL */
     const shmt_ops_t *ops; /* the transport for the rest; NULL: none */
+    const shmt_rma_ops_t *rma;       /* ops->rma; NULL: none */
+    const shmt_atomic_ops_t *atomic; /* ops->atomic; NULL: none */
     char *copy;            /* device heap: reached by the back end's
                               copies here, or NULL */
     unsigned char ep;      /* slot of ops' endpoint in a context */
     unsigned char cpu_amo; /* 1: atomics by CPU instructions on base */
     unsigned char lock;    /* 1: calls into ops take the context's lock
                               (it does not declare SHMT_CAP_EP_SHARED) */
-    unsigned char msg;     /* 1: ops sends the runtime's small
-                              put-with-signal as one message
-                              (SHMT_CAP_SIGNAL_MSG) */
-    unsigned char word;    /* 1: ops writes the runtime's single-writer
-                              words unacknowledged (SHMT_CAP_PUT_WORD) */
-    unsigned char tagged;  /* 1: ops writes the runtime's tagged buffers
-                              unacknowledged (SHMT_CAP_PUT_TAGGED) */
+    unsigned char msg;     /* 1: ops->coll->put_signal_msg is there */
+    unsigned char word;    /* 1: ops->coll->put_word is there */
+    unsigned char tagged;  /* 1: ops->coll->put_tagged is there */
 } shmi_route_t;
 
 /* The route to segment seg of pe. The table exists from shmi_paths_connect

@@ -37,7 +37,8 @@ static pthread_mutex_t shmi_progress_lock = PTHREAD_MUTEX_INITIALIZER;
 static void shmi_progress_all(void)
 {
     for (int i = 0; i < shmi_state.n_carriers; i++)
-        shmi_state.carrier[i]->progress();
+        if (shmi_state.carrier[i]->progress)
+            shmi_state.carrier[i]->progress();
 }
 
 /* Set for good once a runtime thread that waits (and so progresses) has

@@ -22,15 +22,15 @@ static inline shmt_ep_t *gt_dev_ep(shmem_ctx_t ctx)
 static inline int gt_dev_put(shmem_ctx_t ctx, int pe, int seg, size_t off,
                              const void *src, size_t len, int nbi)
 {
-    return shmt_device_ops.put(gt_dev_ep(ctx), pe, (shmi_seg_id_t)seg, off,
-                               src, len, nbi);
+    return shmt_device_ops.rma->put(gt_dev_ep(ctx), pe, (shmi_seg_id_t)seg,
+                                    off, src, len, nbi);
 }
 
 static inline int gt_dev_get(shmem_ctx_t ctx, int pe, int seg, size_t off,
                              void *dst, size_t len, int nbi)
 {
-    return shmt_device_ops.get(gt_dev_ep(ctx), pe, (shmi_seg_id_t)seg, off,
-                               dst, len, nbi);
+    return shmt_device_ops.rma->get(gt_dev_ep(ctx), pe, (shmi_seg_id_t)seg,
+                                    off, dst, len, nbi);
 }
 
 static inline int gt_dev_amo(shmem_ctx_t ctx, int pe, int seg, size_t off,
@@ -38,8 +38,9 @@ static inline int gt_dev_amo(shmem_ctx_t ctx, int pe, int seg, size_t off,
                              const void *operand, const void *compare,
                              void *fetched, int nbi)
 {
-    return shmt_device_ops.amo(gt_dev_ep(ctx), pe, (shmi_seg_id_t)seg, off, op,
-                               dt, operand, compare, fetched, nbi);
+    return shmt_device_ops.atomic->amo(gt_dev_ep(ctx), pe, (shmi_seg_id_t)seg,
+                                       off, op, dt, operand, compare, fetched,
+                                       nbi);
 }
 
 /* sig_op: SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD, as a program says it. */
@@ -48,7 +49,7 @@ static inline int gt_dev_put_signal(shmem_ctx_t ctx, int pe, int seg,
                                     int sig_seg, size_t sig_off,
                                     uint64_t signal, int sig_op, int nbi)
 {
-    return shmt_device_ops.put_signal(
+    return shmt_device_ops.rma->put_signal(
         gt_dev_ep(ctx), pe, (shmi_seg_id_t)seg, off, src, len,
         (shmi_seg_id_t)sig_seg, sig_off, signal,
         sig_op == SHMEM_SIGNAL_ADD ? SHMI_AMO_ADD : SHMI_AMO_SET, nbi);

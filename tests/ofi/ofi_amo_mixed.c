@@ -66,8 +66,8 @@ static uint64_t hammer_cpu(char *heap0, int fabric_pes)
 static void t_add(size_t off, shmi_amo_op_t op, shmi_dtype_t dt,
                   const void *v, void *old, int nbi)
 {
-    int ret = t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, off, op, dt, v, NULL, old,
-                         nbi);
+    int ret = t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, off, op, dt, v, NULL,
+                                 old, nbi);
 
     T_CHECK(ret == 0, "amo: %s", shmi_strerror(ret));
 }
@@ -85,11 +85,11 @@ static void hammer_fabric(void)
             t_add(T_OFF_WORD, SHMI_AMO_ADD, SHMI_DT_UINT64, &one, NULL, 1);
         t_add(T_OFF_WORD32, SHMI_AMO_INC, SHMI_DT_UINT32, &one32, NULL, 1);
         if (i % 256 == 255)
-            T_CHECK(t_ops->quiet(t_ep, -1) == 0, "quiet");
+            T_CHECK(t_ops->order->quiet(t_ep, -1) == 0, "quiet");
     }
-    T_CHECK(t_ops->quiet(t_ep, -1) == 0, "quiet");
+    T_CHECK(t_ops->order->quiet(t_ep, -1) == 0, "quiet");
     t_add(T_OFF_DONE, SHMI_AMO_ADD, SHMI_DT_UINT64, &one, NULL, 0);
-    T_CHECK(t_ops->quiet(t_ep, -1) == 0, "quiet");
+    T_CHECK(t_ops->order->quiet(t_ep, -1) == 0, "quiet");
 }
 
 static void check_total(uint64_t fabric_pes)

@@ -64,9 +64,9 @@ static void test_put(void)
         size_t off = len > 65536 ? T_OFF_BIG : T_OFF_SMALL;
 
         t_fill(src, len, t_me, s);
-        T_OK(t_ops->put(t_ep, t_right(), SHMI_SEG_HEAP, off, src, len, 0));
+        T_OK(t_ops->rma->put(t_ep, t_right(), SHMI_SEG_HEAP, off, src, len, 0));
         memset(src, 0xEE, len);
-        T_OK(t_ops->quiet(t_ep, -1));
+        T_OK(t_ops->order->quiet(t_ep, -1));
         t_barrier();
         t_verify((unsigned char *)t_heap + off, len, t_left(), s, "put");
         t_barrier();
@@ -74,16 +74,16 @@ static void test_put(void)
     /* Non-blocking puts: the source stays until quiet. */
     t_fill(src, 65536, t_me, 77);
     for (size_t o = 0; o < 65536; o += 1024)
-        T_OK(t_ops->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL + o,
-                        src + o, 1024, 1));
-    T_OK(t_ops->quiet(t_ep, -1));
+        T_OK(t_ops->rma->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL + o,
+                             src + o, 1024, 1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     t_verify((unsigned char *)t_heap + T_OFF_SMALL, 65536, t_left(), 77,
              "put_nbi");
     /* The data segment. */
     t_fill(src, 64, t_me, 5);
-    T_OK(t_ops->put(t_ep, t_right(), SHMI_SEG_DATA, 128, src, 64, 0));
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->rma->put(t_ep, t_right(), SHMI_SEG_DATA, 128, src, 64, 0));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     t_verify((unsigned char *)t_data + 128, 64, t_left(), 5, "put data seg");
     free(src);
@@ -106,29 +106,29 @@ static void test_put_bounce(void)
         size_t len = lens[k % 3];
 
         t_fill(src, len, t_me, k);
-        T_OK(t_ops->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_BIG + at, src,
-                        len, 0));
+        T_OK(t_ops->rma->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_BIG + at,
+                             src, len, 0));
         t_fill(want + at, len, t_left(), k);
         memset(src, 0xEE, len);
         at += len;
     }
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     T_CHECK(memcmp((unsigned char *)t_heap + T_OFF_BIG, want, at) == 0,
             "bounced puts: data differs");
     t_barrier();
     for (unsigned r = 1; r <= 20; r++) {
         t_fill(src, 1000, t_me, 90 + r);
-        T_OK(t_ops->put_signal(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL,
-                               src, 1000, SHMI_SEG_HEAP, T_OFF_SIG, 1,
-                               SHMI_AMO_ADD, 0));
+        T_OK(t_ops->rma->put_signal(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL,
+                                    src, 1000, SHMI_SEG_HEAP, T_OFF_SIG, 1,
+                                    SHMI_AMO_ADD, 0));
         memset(src, 0xEE, 1000);
         t_wait_ge(T_OFF_SIG, r);
         t_verify((unsigned char *)t_heap + T_OFF_SMALL, 1000, t_left(),
                  90 + r, "bounced put_signal data");
         t_barrier(); /* the next round overwrites what was just checked */
     }
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     __atomic_store_n((uint64_t *)((char *)t_heap + T_OFF_SIG), 0,
                      __ATOMIC_SEQ_CST);
     t_barrier();
@@ -145,19 +145,20 @@ static void test_get(void)
     t_fill((unsigned char *)t_data + 1024, 256, t_me, 10);
     t_barrier();
     memset(dst, 0, T_BIG);
-    T_OK(t_ops->get(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_GETSRC, dst, T_BIG,
-                    0));
+    T_OK(t_ops->rma->get(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_GETSRC, dst,
+                         T_BIG, 0));
     t_verify(dst, T_BIG, t_right(), 9, "get 4 MiB");
     memset(dst, 0, 8);
-    T_OK(t_ops->get(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_GETSRC, dst, 8, 0));
+    T_OK(t_ops->rma->get(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_GETSRC, dst, 8,
+                         0));
     t_verify(dst, 8, t_right(), 9, "get 8 B");
     memset(dst, 0, 65536);
     for (size_t o = 0; o < 65536; o += 4096)
-        T_OK(t_ops->get(t_ep, t_left(), SHMI_SEG_HEAP, T_OFF_GETSRC + o,
-                        dst + o, 4096, 1));
-    T_OK(t_ops->quiet(t_ep, -1));
+        T_OK(t_ops->rma->get(t_ep, t_left(), SHMI_SEG_HEAP, T_OFF_GETSRC + o,
+                             dst + o, 4096, 1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_verify(dst, 65536, t_left(), 9, "get_nbi");
-    T_OK(t_ops->get(t_ep, t_left(), SHMI_SEG_DATA, 1024, dst, 256, 0));
+    T_OK(t_ops->rma->get(t_ep, t_left(), SHMI_SEG_DATA, 1024, dst, 256, 0));
     t_verify(dst, 256, t_left(), 10, "get data seg");
     t_barrier();
     free(dst);
@@ -204,8 +205,8 @@ static int t_amo(shmi_amo_op_t op, shmi_dtype_t dt, size_t off, uint64_t v,
 
     t_st(a, v, size);
     t_st(c, cmp, size);
-    ret = t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, off, op, dt, a, c,
-                     fetched ? f : NULL, 0);
+    ret = t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, off, op, dt, a, c,
+                             fetched ? f : NULL, 0);
     if (fetched)
         *fetched = t_ld(f, size);
     return ret;
@@ -227,7 +228,7 @@ static void test_amo_arith(shmi_dtype_t dt, size_t off)
     /* Negative operands wrap as two's complement. */
     T_OK(t_amo(SHMI_AMO_ADD, dt, off, (uint64_t)-5 & mask, 0, NULL));
     T_OK(t_amo(SHMI_AMO_ADD, dt, off, 5, 0, NULL));
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     expect = n * (n + 1) / 2 + 4 * n;
     T_OK(t_amo(SHMI_AMO_FETCH, dt, off, 0, 0, &f));
@@ -245,7 +246,7 @@ static void test_amo_swap(shmi_dtype_t dt, size_t off)
 
     if (t_me == 0)
         T_OK(t_amo(SHMI_AMO_SET, dt, off, 0, 0, NULL));
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     while (done < 3) {
         T_OK(t_amo(SHMI_AMO_CSWAP, dt, off, guess + 1, guess, &f));
@@ -274,11 +275,11 @@ static void test_amo_bits(shmi_dtype_t dt, size_t off)
         all |= 1ull << (pe % 32);
     if (t_me == 0)
         T_OK(t_amo(SHMI_AMO_SET, dt, off, 0, 0, NULL));
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     T_OK(t_amo(t_me % 2 ? SHMI_AMO_OR : SHMI_AMO_FETCH_OR, dt, off, bit, 0,
                t_me % 2 ? NULL : &f));
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     T_OK(t_amo(SHMI_AMO_FETCH, dt, off, 0, 0, &f));
     T_CHECK(f == all, "%s or: %llx, expected %llx", shmi_dtype_table[dt].name,
@@ -288,7 +289,7 @@ static void test_amo_bits(shmi_dtype_t dt, size_t off)
         T_OK(t_amo(SHMI_AMO_FETCH_XOR, dt, off, bit, 0, &f));
     else
         T_OK(t_amo(SHMI_AMO_AND, dt, off, ~bit, 0, NULL));
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     T_OK(t_amo(SHMI_AMO_FETCH, dt, off, 0, 0, &f));
     T_CHECK(f == 0 || t_npes > 32, "%s and/xor: %llx, expected 0",
@@ -303,22 +304,24 @@ static void test_amo_float(void)
     float fl = -1.5f, fgot = 0;
 
     if (t_me == t_npes - 1) {
-        T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO, SHMI_AMO_SET,
-                        SHMI_DT_DOUBLE, &d, NULL, NULL, 0));
-        T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO + 8, SHMI_AMO_SET,
-                        SHMI_DT_FLOAT, &fl, NULL, NULL, 0));
+        T_OK(t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO, SHMI_AMO_SET,
+                                SHMI_DT_DOUBLE, &d, NULL, NULL, 0));
+        T_OK(t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO + 8,
+                                SHMI_AMO_SET, SHMI_DT_FLOAT, &fl, NULL, NULL,
+                                0));
     }
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
-    T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO, SHMI_AMO_FETCH,
-                    SHMI_DT_DOUBLE, NULL, NULL, &got, 0));
-    T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO + 8, SHMI_AMO_FETCH,
-                    SHMI_DT_FLOAT, NULL, NULL, &fgot, 0));
+    T_OK(t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO, SHMI_AMO_FETCH,
+                            SHMI_DT_DOUBLE, NULL, NULL, &got, 0));
+    T_OK(t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO + 8,
+                            SHMI_AMO_FETCH, SHMI_DT_FLOAT, NULL, NULL, &fgot,
+                            0));
     T_CHECK(got == 3.25 && fgot == -1.5f, "float fetch: %g %g", got,
             (double)fgot);
     t_barrier();
-    T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO, SHMI_AMO_SWAP,
-                    SHMI_DT_DOUBLE, &mine, NULL, &got, 0));
+    T_OK(t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_AMO, SHMI_AMO_SWAP,
+                            SHMI_DT_DOUBLE, &mine, NULL, &got, 0));
     T_CHECK(got == 3.25 || (got - 0.5 >= 0 && got - 0.5 < t_npes &&
                             (int)(got - 0.5) == got - 0.5),
             "double swap fetched %g", got);
@@ -351,12 +354,12 @@ static void test_amo_nbi(void)
     size_t off = T_OFF_AMO + 16 * 30;
 
     for (int i = 0; i < N; i++)
-        T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, off, SHMI_AMO_FETCH_ADD,
-                        SHMI_DT_UINT64, &one, NULL, &res[i], 1));
+        T_OK(t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, off, SHMI_AMO_FETCH_ADD,
+                                SHMI_DT_UINT64, &one, NULL, &res[i], 1));
     for (int i = 0; i < N; i++)
-        T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, off + 8, SHMI_AMO_INC,
-                        SHMI_DT_UINT64, NULL, NULL, NULL, 1));
-    T_OK(t_ops->quiet(t_ep, -1));
+        T_OK(t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, off + 8, SHMI_AMO_INC,
+                                SHMI_DT_UINT64, NULL, NULL, NULL, 1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     for (int i = 0; i < N; i++) {
         T_CHECK(res[i] < (uint64_t)N * t_npes, "nbi fetch_add %llu",
                 (unsigned long long)res[i]);
@@ -365,8 +368,8 @@ static void test_amo_nbi(void)
                     (unsigned long long)res[i]);
     }
     t_barrier();
-    T_OK(t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, off + 8, SHMI_AMO_FETCH,
-                    SHMI_DT_UINT64, NULL, NULL, &total, 0));
+    T_OK(t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, off + 8, SHMI_AMO_FETCH,
+                            SHMI_DT_UINT64, NULL, NULL, &total, 0));
     T_CHECK(total == (uint64_t)N * t_npes, "nbi inc total %llu",
             (unsigned long long)total);
     t_barrier();
@@ -384,12 +387,13 @@ static void test_amo_right(void)
     size_t off = T_OFF_AMO + 16 * 32; /* test_threads has 31 */
 
     for (int i = 0; i < N; i++)
-        T_OK(t_ops->amo(t_ep, t_right(), SHMI_SEG_HEAP, off, SHMI_AMO_ADD,
-                        SHMI_DT_UINT64, &add, NULL, NULL, 1));
-    T_OK(t_ops->quiet(t_ep, -1));
+        T_OK(t_ops->atomic->amo(t_ep, t_right(), SHMI_SEG_HEAP, off,
+                                SHMI_AMO_ADD, SHMI_DT_UINT64, &add, NULL, NULL,
+                                1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
-    T_OK(t_ops->amo(t_ep, t_me, SHMI_SEG_HEAP, off, SHMI_AMO_FETCH,
-                    SHMI_DT_UINT64, NULL, NULL, &got, 0));
+    T_OK(t_ops->atomic->amo(t_ep, t_me, SHMI_SEG_HEAP, off, SHMI_AMO_FETCH,
+                            SHMI_DT_UINT64, NULL, NULL, &got, 0));
     T_CHECK(got == (uint64_t)N * ((uint64_t)t_left() + 1),
             "atomics from the left neighbour: %llu, expected %llu",
             (unsigned long long)got,
@@ -407,15 +411,14 @@ static void test_put_signal(void)
     T_CHECK(src, "malloc");
     for (int r = 0; r < 2; r++) {
         t_fill(src, lens[r], t_me, 40 + r);
-        T_OK(t_ops->put_signal(t_ep, t_right(), SHMI_SEG_HEAP,
-                               r ? T_OFF_BIG : T_OFF_SMALL, src, lens[r],
-                               SHMI_SEG_HEAP, r ? T_OFF_SIG2 : T_OFF_SIG,
-                               r ? 7 : 1,
-                               r ? SHMI_AMO_SET : SHMI_AMO_ADD, r));
+        T_OK(t_ops->rma->put_signal(
+            t_ep, t_right(), SHMI_SEG_HEAP, r ? T_OFF_BIG : T_OFF_SMALL, src,
+            lens[r], SHMI_SEG_HEAP, r ? T_OFF_SIG2 : T_OFF_SIG, r ? 7 : 1,
+            r ? SHMI_AMO_SET : SHMI_AMO_ADD, r));
         t_wait_ge(r ? T_OFF_SIG2 : T_OFF_SIG, r ? 7 : 1);
         t_verify((unsigned char *)t_heap + (r ? T_OFF_BIG : T_OFF_SMALL),
                  lens[r], t_left(), 40 + r, "put_signal data");
-        T_OK(t_ops->quiet(t_ep, -1));
+        T_OK(t_ops->order->quiet(t_ep, -1));
         t_barrier();
     }
     free(src);
@@ -432,20 +435,22 @@ static void test_fence_ctx(void)
 
     T_CHECK(src, "malloc");
     t_fill(src, 65536, t_me, 50);
-    T_OK(t_ops->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL, src, 65536,
-                    1));
-    T_OK(t_ops->fence(t_ep));
-    T_OK(t_ops->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_FLAG, &flag, 8, 1));
+    T_OK(t_ops->rma->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL, src,
+                         65536, 1));
+    T_OK(t_ops->order->fence(t_ep));
+    T_OK(t_ops->rma->put(t_ep, t_right(), SHMI_SEG_HEAP, T_OFF_FLAG, &flag, 8,
+                         1));
     t_wait_ge(T_OFF_FLAG, 1);
     t_verify((unsigned char *)t_heap + T_OFF_SMALL, 65536, t_left(), 50,
              "fence");
-    T_OK(t_ops->quiet(t_ep, -1));
+    T_OK(t_ops->order->quiet(t_ep, -1));
     t_barrier();
     T_OK(t_ops->ep_create(0, NULL, &ep2));
     T_CHECK(ep2 != t_ep, "a second context got the same endpoint");
     t_fill(src, 65536, t_me, 51);
-    T_OK(t_ops->put(ep2, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL, src, 65536, 1));
-    T_OK(t_ops->quiet(ep2, -1));
+    T_OK(t_ops->rma->put(ep2, t_right(), SHMI_SEG_HEAP, T_OFF_SMALL, src, 65536,
+                         1));
+    T_OK(t_ops->order->quiet(ep2, -1));
     t_barrier();
     t_verify((unsigned char *)t_heap + T_OFF_SMALL, 65536, t_left(), 51,
              "second context");
@@ -484,10 +489,10 @@ static void test_bad_access(void)
     uint64_t v = 42;
     int ret;
 
-    ret = t_ops->put(t_ep, t_me, SHMI_SEG_HEAP, T_HEAP_SIZE + 65536, &v,
-                     sizeof(v), 1);
+    ret = t_ops->rma->put(t_ep, t_me, SHMI_SEG_HEAP, T_HEAP_SIZE + 65536, &v,
+                          sizeof(v), 1);
     if (ret == 0)
-        ret = t_ops->quiet(t_ep, -1);
+        ret = t_ops->order->quiet(t_ep, -1);
     T_CHECK(ret == SHMI_EIO, "put outside the heap: %d, expected SHMI_EIO",
             ret);
     printf("[pe %d] put outside the heap: refused (SHMI_EIO)\n", t_me);
@@ -506,13 +511,13 @@ static void *thread_body(void *arg)
     uint64_t one = 1, old;
 
     for (int i = 0; i < T_THREAD_OPS; i++) {
-        T_OK(t_ops->amo(ep, (t_me + i) % t_npes, SHMI_SEG_HEAP,
-                        T_OFF_AMO + 16 * 31, i % 4 ? SHMI_AMO_ADD
-                                                   : SHMI_AMO_FETCH_ADD,
-                        SHMI_DT_UINT64, &one, NULL, &old, i % 4 != 0));
+        T_OK(t_ops->atomic->amo(ep, (t_me + i) % t_npes, SHMI_SEG_HEAP,
+                                T_OFF_AMO + 16 * 31,
+                                i % 4 ? SHMI_AMO_ADD : SHMI_AMO_FETCH_ADD,
+                                SHMI_DT_UINT64, &one, NULL, &old, i % 4 != 0));
         t_ops->progress();
     }
-    T_OK(t_ops->quiet(ep, -1));
+    T_OK(t_ops->order->quiet(ep, -1));
     return NULL;
 }
 

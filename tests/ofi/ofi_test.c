@@ -201,21 +201,21 @@ void t_barrier(void)
     uint64_t one = 1, round = ++t_bar_round;
     int ret;
 
-    ret = t_ops->quiet(t_ep, -1);
+    ret = t_ops->order->quiet(t_ep, -1);
     T_CHECK(ret == 0, "quiet: %s", shmi_strerror(ret));
-    ret = t_ops->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_BAR_COUNT, SHMI_AMO_ADD,
-                     SHMI_DT_UINT64, &one, NULL, NULL, 0);
+    ret = t_ops->atomic->amo(t_ep, 0, SHMI_SEG_HEAP, T_OFF_BAR_COUNT,
+                             SHMI_AMO_ADD, SHMI_DT_UINT64, &one, NULL, NULL, 0);
     T_CHECK(ret == 0, "barrier amo: %s", shmi_strerror(ret));
-    ret = t_ops->quiet(t_ep, -1);
+    ret = t_ops->order->quiet(t_ep, -1);
     T_CHECK(ret == 0, "quiet: %s", shmi_strerror(ret));
     if (t_me == 0) {
         t_wait_ge(T_OFF_BAR_COUNT, round * (uint64_t)t_npes);
         for (int pe = 0; pe < t_npes; pe++) {
-            ret = t_ops->put(t_ep, pe, SHMI_SEG_HEAP, T_OFF_BAR_FLAG, &round,
-                             sizeof(round), 1);
+            ret = t_ops->rma->put(t_ep, pe, SHMI_SEG_HEAP, T_OFF_BAR_FLAG,
+                                  &round, sizeof(round), 1);
             T_CHECK(ret == 0, "barrier put: %s", shmi_strerror(ret));
         }
-        ret = t_ops->quiet(t_ep, -1);
+        ret = t_ops->order->quiet(t_ep, -1);
         T_CHECK(ret == 0, "quiet: %s", shmi_strerror(ret));
     }
     t_wait_ge(T_OFF_BAR_FLAG, round);

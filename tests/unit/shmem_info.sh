@@ -48,18 +48,19 @@ else
     fail "docs/env.md is missing"
 fi
 
-# Transports with what they declare (transports/transport.h), and the
+# Transports with what they declare (transports/transport.h): kind,
+# capabilities and the parts of the contract each has, and the
 # atomics engine the ofi transport would declare for each usable provider:
 # software providers apply atomics with the target's CPU, any other counts
 # as NIC, SHMEM_OFI_ATOMICS overrides both.
 usable() { sed -n '/Usable by Weft/,/All providers/p' | grep -E '^  [a-z]' | grep -v '^  provider '; }
 out=$("$info" 2>&1)
-grep -Eq '^  local +load-store +load-store, atomics-cpu$' <<<"$out" ||
-    fail "no local transport line of kind load-store declaring load-store, atomics-cpu"
-grep -Eq '^  ofi +network +set by the provider chosen at start-up' <<<"$out" ||
-    fail "no ofi transport line of kind network"
-grep -Eq '^  device +device +hmem, ep-shared$' <<<"$out" ||
-    fail "no device transport line of kind device declaring hmem, ep-shared"
+grep -Eq '^  local +load-store +load-store, atomics-cpu; parts: none$' <<<"$out" ||
+    fail "no local transport line of kind load-store declaring load-store, atomics-cpu, without parts"
+grep -Eq '^  ofi +network +set by the provider chosen at start-up.*; parts: rma, atomics, ordering, collectives$' <<<"$out" ||
+    fail "no ofi transport line of kind network with every part"
+grep -Eq '^  device +device +hmem, ep-shared; parts: rma, atomics$' <<<"$out" ||
+    fail "no device transport line of kind device declaring hmem, ep-shared, with rma and atomics"
 rows=$(usable <<<"$out")
 grep -Eq '^  (shm|tcp;ofi_rxm|sockets) .* cpu +[A-Za-z_|]+$' <<<"$rows" ||
     fail "no software provider shown with CPU atomics: $rows"

@@ -1,9 +1,10 @@
 /*
  * The transport registry (transports/registry.c): every entry is accepted
- * by the size check and has every member set (the stubs of
- * transports/transport_stubs.c fill what a transport does not provide); a
- * table built against a smaller contract is refused with a message naming
- * it; the stubs answer SHMI_ENOSYS.
+ * by the check and has what its kind needs (a transport that carries
+ * operations has endpoints and the RMA part; the load/store one has no
+ * part); a table built against a smaller contract, a part too small for
+ * what the core reads, or a table lacking a member it must have is refused
+ * with a message naming it.
  */
 #include "config.h"
 
@@ -24,11 +25,11 @@ static void test_entries(void)
         CHECK_MSG(shmt_registry_check(t, why, sizeof(why)) == 0,
                   "%s refused: %s", t->name, why);
         CHECK_MSG(t->init && t->connect && t->finalize && t->reachable &&
-                      t->ep_create && t->ep_destroy && t->put && t->get &&
-                      t->amo && t->put_signal && t->fence && t->quiet &&
-                      t->progress && t->check_unused && t->started && t->caps &&
-                      t->mapped_base,
-                  "%s has a NULL member", t->name);
+                      t->caps,
+                  "%s lacks a member of the base", t->name);
+        CHECK_MSG(t->kind == SHMT_KIND_LOAD_STORE ||
+                      (t->ep_create && t->ep_destroy && t->rma),
+                  "%s carries operations without endpoints or RMA", t->name);
         CHECK_MSG(t->kind == SHMT_KIND_LOAD_STORE ||
                       t->kind == SHMT_KIND_NETWORK ||
                       t->kind == SHMT_KIND_DEVICE,
@@ -55,7 +56,7 @@ static void test_too_small(void)
     char why[256] = "";
 
     old.name = "old";
-    old.size = offsetof(shmt_ops_t, caps); /* built before caps existed */
+    old.size = offsetof(shmt_ops_t, coll); /* built before coll existed */
     CHECK(shmt_registry_check(&old, why, sizeof(why)) == SHMI_EINVAL);
     CHECK_MSG(strstr(why, "\"old\"") != NULL, "why: %s", why);
     old.size = SHMT_OPS_MIN_SIZE - 1;
@@ -64,34 +65,43 @@ static void test_too_small(void)
     CHECK(shmt_registry_check(&old, why, sizeof(why)) == 0);
 }
 
-static void test_stubs(void)
+/* A part too small for the members the core reads, or missing one, and a
+ * carrier without endpoints, are refused, naming the transport. */
+static void test_parts(void)
 {
-    char buf[8];
+    shmt_rma_ops_t rma = *shmt_ofi_ops.rma;
+    shmt_coll_ops_t coll = {.size = sizeof(coll)};
+    shmt_ops_t t = shmt_ofi_ops;
+    char why[256] = "";
 
-    CHECK(shmt_stub_put(NULL, 0, SHMI_SEG_HEAP, 0, buf, 8, 0) == SHMI_ENOSYS);
-    CHECK(shmt_stub_get(NULL, 0, SHMI_SEG_HEAP, 0, buf, 8, 1) == SHMI_ENOSYS);
-    CHECK(shmt_stub_amo(NULL, 0, SHMI_SEG_HEAP, 0, SHMI_AMO_ADD,
-                        SHMI_DT_INT64, buf, NULL, NULL, 0) == SHMI_ENOSYS);
-    CHECK(shmt_stub_fence(NULL) == SHMI_ENOSYS);
-    CHECK(shmt_stub_quiet(NULL, -1) == SHMI_ENOSYS);
-    CHECK(shmt_stub_put_signal(NULL, 0, SHMI_SEG_HEAP, 0, buf, 8, SHMI_SEG_HEAP,
-                               8, 1, SHMI_AMO_ADD, 0) == SHMI_ENOSYS);
-    {
-        shmt_ep_t *ep = NULL;
-
-        CHECK(shmt_stub_ep_create(0, NULL, &ep) == SHMI_ENOSYS && ep == NULL);
-        shmt_stub_ep_destroy(ep);
-    }
-    CHECK(shmt_stub_mapped_base(0, SHMI_SEG_HEAP) == NULL);
-    shmt_stub_check_unused(NULL);
-    shmt_stub_started();
-    shmt_stub_progress();
+    t.name = "parts";
+    t.rma = &rma;
+    t.coll = &coll;
+    CHECK(shmt_registry_check(&t, why, sizeof(why)) == 0);
+    rma.size = offsetof(shmt_rma_ops_t, put_signal); /* before put_signal */
+    CHECK(shmt_registry_check(&t, why, sizeof(why)) == SHMI_EINVAL);
+    CHECK_MSG(strstr(why, "\"parts\"") && strstr(why, "RMA"), "why: %s", why);
+    rma.size = sizeof(rma);
+    rma.get = NULL;
+    CHECK(shmt_registry_check(&t, why, sizeof(why)) == SHMI_EINVAL);
+    rma.get = shmt_ofi_ops.rma->get;
+    coll.size = offsetof(shmt_coll_ops_t, put_tagged);
+    CHECK(shmt_registry_check(&t, why, sizeof(why)) == SHMI_EINVAL);
+    coll.size = sizeof(coll);
+    t.rma = NULL; /* a network transport carries operations */
+    CHECK(shmt_registry_check(&t, why, sizeof(why)) == SHMI_EINVAL);
+    t.rma = &rma;
+    t.ep_create = NULL;
+    CHECK(shmt_registry_check(&t, why, sizeof(why)) == SHMI_EINVAL);
+    /* The load/store transport needs neither. */
+    CHECK(shmt_local_ops.rma == NULL && shmt_local_ops.ep_create == NULL &&
+          shmt_registry_check(&shmt_local_ops, why, sizeof(why)) == 0);
 }
 
 int main(void)
 {
     test_entries();
     test_too_small();
-    test_stubs();
+    test_parts();
     return check_end("unit_registry");
 }

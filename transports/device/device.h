@@ -7,7 +7,9 @@
  *
  *   device_ops.c    shmt_device_ops: init (IPC export), connect (IPC
  *                   import of this node's device heaps, the per-PE choice
- *                   of a path, the service's start), finalize, endpoints
+ *                   of a path, the service's start), finalize, endpoints;
+ *                   its parts are RMA and atomics (no ordering part: every
+ *                   call completes on return, see "Completion" below)
  *   device_path.c   the data operations: put, get, atomics, put-with-signal
  *                   to device heaps, and between device buffers and host
  *                   segments (staging through the fabric)
@@ -78,6 +80,10 @@ typedef struct shmt_dev {
     /* 1 when the fabric may be handed a local buffer in the own heap as it
      * is (it registered the heap itself, not another view of it). */
     int fabric_direct;
+    /* The job's atomics engine (shmt_host_t.cpu_atomics), fixed before
+     * this transport connects: read once there, so that the data path
+     * asks the core nothing it already knows. */
+    int cpu_atomics;
 } shmt_dev_t;
 
 extern shmt_dev_t shmt_dev;
@@ -105,20 +111,17 @@ int shmt_dev_touches(const void *addr, size_t len);
 
 /* ---- device_path.c: the data members ---- */
 
-int shmt_dev_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                 const void *src, size_t len, int nbi);
-int shmt_dev_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                 void *dst, size_t len, int nbi);
-int shmt_dev_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                 shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
-                 const void *compare, void *fetched, int nbi);
-int shmt_dev_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                        const void *src, size_t len, shmi_seg_id_t sig_seg,
-                        size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
-                        int nbi);
+shmt_put_fn shmt_dev_put;
+shmt_get_fn shmt_dev_get;
+shmt_amo_fn shmt_dev_amo;
+shmt_put_signal_fn shmt_dev_put_signal;
 
 /* How pe's device heap is reached (device_ops.c sets the table). */
 shmt_dev_route_t shmt_dev_route(int pe);
+
+/* 1 when the fabric reaches pe's device heap (asked of the host path once
+ * per PE, at connect). */
+int shmt_dev_fabric_reaches(int pe);
 
 /* Frees the bounce buffers. */
 void shmt_dev_path_release(void);

@@ -27,8 +27,10 @@ typedef struct shmt_dev_ipc {
     shmi_gpu_ipc_t ipc;
 } shmt_dev_ipc_t;
 
-/* [npes]: how each PE's device heap is reached; set by connect. */
+/* [npes]: how each PE's device heap is reached, and whether the fabric
+ * reaches it; set by connect. */
 static shmt_dev_route_t *routes;
+static unsigned char *fabric_reach;
 
 char *shmt_dev_peer_ptr(int pe, size_t off)
 {
@@ -61,6 +63,21 @@ shmt_dev_route_t shmt_dev_route(int pe)
     return routes && pe >= 0 && pe < shmt_dev.job->size ? routes[pe]
                                                         : SHMT_DEV_NONE;
 }
+
+int shmt_dev_fabric_reaches(int pe)
+{
+    return fabric_reach && pe >= 0 && pe < shmt_dev.job->size &&
+           fabric_reach[pe];
+}
+
+static shmt_init_fn shmt_dev_init;
+static shmt_connect_fn shmt_dev_connect;
+static shmt_finalize_fn shmt_dev_finalize;
+static shmt_reachable_fn shmt_dev_reachable;
+static shmt_caps_fn shmt_dev_caps;
+static shmt_mapped_base_fn shmt_dev_mapped_base;
+static shmt_ep_create_fn shmt_dev_ep_create;
+static shmt_ep_destroy_fn shmt_dev_ep_destroy;
 
 /* Runs where this PE has a device heap; publishes its IPC export. */
 static int shmt_dev_init(const shmt_job_t *job)
@@ -123,7 +140,7 @@ static shmt_dev_route_t shmt_dev_choose(int pe)
 
     if (ipc && (pe == shmt_dev.job->rank || (local && !all)))
         return SHMT_DEV_IPC;
-    if (h->fabric_reaches(pe, SHMI_SEG_DEVICE) && !all)
+    if (fabric_reach[pe] && !all)
         return SHMT_DEV_FABRIC;
     if (shmt_dev_svc_up())
         return SHMT_DEV_SERVICE;
@@ -141,8 +158,13 @@ static int shmt_dev_connect(void)
     shmt_dev.peer = calloc((size_t)job->size, sizeof(char *));
     shmt_dev.imported = calloc((size_t)job->size, sizeof(int));
     routes = calloc((size_t)job->size, sizeof(*routes));
-    if (!shmt_dev.peer || !shmt_dev.imported || !routes)
+    fabric_reach = calloc((size_t)job->size, 1);
+    if (!shmt_dev.peer || !shmt_dev.imported || !routes || !fabric_reach)
         return SHMI_ENOMEM;
+    shmt_dev.cpu_atomics = shmt_dev.host->cpu_atomics();
+    for (int pe = 0; pe < job->size; pe++)
+        fabric_reach[pe] =
+            (unsigned char)shmt_dev.host->fabric_reaches(pe, SHMI_SEG_DEVICE);
     shmt_dev.peer[job->rank] = shmt_dev.base;
     for (int i = 0; i < job->local_size; i++)
         if (job->local_pes[i] != job->rank)
@@ -165,7 +187,9 @@ static void shmt_dev_finalize(void)
     free(shmt_dev.peer);
     free(shmt_dev.imported);
     free(routes);
+    free(fabric_reach);
     routes = NULL;
+    fabric_reach = NULL;
     memset(&shmt_dev, 0, sizeof(shmt_dev));
 }
 
@@ -196,21 +220,6 @@ static void shmt_dev_ep_destroy(shmt_ep_t *ep)
     free(ep);
 }
 
-/* Every operation is complete on return but for the fabric's puts, which
- * travel on the owner's fabric endpoint and complete at its quiet (the
- * core quiets every transport of a context). */
-static int shmt_dev_fence(shmt_ep_t *ep)
-{
-    (void)ep;
-    return 0;
-}
-
-static int shmt_dev_quiet(shmt_ep_t *ep, int pe)
-{
-    (void)ep, (void)pe;
-    return 0;
-}
-
 /* Its endpoints hold no state but their owner, and its locks are taken
  * before the owner's context lock (which the host path takes): the core
  * must not hold that lock around its calls. */
@@ -219,28 +228,33 @@ static unsigned shmt_dev_caps(void)
     return SHMT_CAP_HMEM | SHMT_CAP_EP_SHARED;
 }
 
+static const shmt_rma_ops_t shmt_dev_rma = {
+    .size = sizeof(shmt_rma_ops_t),
+    .put = shmt_dev_put,
+    .get = shmt_dev_get,
+    .put_signal = shmt_dev_put_signal,
+};
+
+static const shmt_atomic_ops_t shmt_dev_atomic = {
+    .size = sizeof(shmt_atomic_ops_t),
+    .amo = shmt_dev_amo,
+};
+
+/* No ordering part: every operation is complete on return but for the
+ * fabric's puts, which travel on the owner's fabric endpoint and complete
+ * at its quiet (the core quiets every transport of a context). */
 const shmt_ops_t shmt_device_ops = {
     .size = sizeof(shmt_ops_t),
     .name = "device",
+    .kind = SHMT_KIND_DEVICE,
     .init = shmt_dev_init,
     .connect = shmt_dev_connect,
     .finalize = shmt_dev_finalize,
     .reachable = shmt_dev_reachable,
+    .caps = shmt_dev_caps,
     .ep_create = shmt_dev_ep_create,
     .ep_destroy = shmt_dev_ep_destroy,
-    .put = shmt_dev_put,
-    .get = shmt_dev_get,
-    .amo = shmt_dev_amo,
-    .put_signal = shmt_dev_put_signal,
-    .put_signal_msg = shmt_stub_put_signal_msg,
-    .put_word = shmt_stub_put_word,
-    .put_tagged = shmt_stub_put_tagged,
-    .fence = shmt_dev_fence,
-    .quiet = shmt_dev_quiet,
-    .progress = shmt_stub_progress,
-    .check_unused = shmt_stub_check_unused,
-    .started = shmt_stub_started,
-    .caps = shmt_dev_caps,
     .mapped_base = shmt_dev_mapped_base,
-    .kind = SHMT_KIND_DEVICE,
+    .rma = &shmt_dev_rma,
+    .atomic = &shmt_dev_atomic,
 };

@@ -257,7 +257,7 @@ int shmt_dev_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     pd = shmt_dev_peer_ptr(pe, off);
     /* One engine per word (docs/design.md, decision 6). NIC atomics on
      * device memory serve every PE, this one included. */
-    if (!h->cpu_atomics() && h->fabric_reaches(pe, SHMI_SEG_DEVICE) &&
+    if (!shmt_dev.cpu_atomics && shmt_dev_fabric_reaches(pe) &&
         !shmt_dev_svc_all())
         return h->fabric_amo(owner, pe, seg, off, op, dt, operand, compare,
                              fetched, nbi);
@@ -294,7 +294,7 @@ static int send_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t sig_seg,
         return shmt_dev_amo(ep, pe, sig_seg, sig_off, op, SHMI_DT_UINT64,
                             &signal, NULL, NULL, 0);
     s = h->mapped(pe, sig_seg, sig_off);
-    if (s && h->cpu_atomics()) {
+    if (s && shmt_dev.cpu_atomics) {
         shmi_cpu_signal(s, signal, op == SHMI_AMO_ADD);
         return 0;
     }

@@ -5,8 +5,8 @@
  *
  * The transport maps (local_map.c: init, connect, finalize, reachable,
  * mapped_base); the core does the loads, stores and CPU
- * atomics itself, inline (src/services/cpu_ops.h), so the data members of
- * shmt_local_ops are the contract's stubs.
+ * atomics itself, inline (src/services/cpu_ops.h), so shmt_local_ops has
+ * no endpoints and none of the contract's parts.
  *
  * Completion: every load/store operation is complete when it returns (the
  * store is in this CPU's coherent cache hierarchy); fence and quiet are
@@ -20,9 +20,9 @@
 
 #include "transports/transport.h"
 
-int shmt_local_init(const shmt_job_t *job);
-int shmt_local_connect(void);
-void shmt_local_finalize(void);
-int shmt_local_reachable(int pe, shmi_seg_id_t seg);
+shmt_init_fn shmt_local_init;
+shmt_connect_fn shmt_local_connect;
+shmt_finalize_fn shmt_local_finalize;
+shmt_reachable_fn shmt_local_reachable;
 
 #endif /* SHMT_LOCAL_H */

@@ -1,7 +1,7 @@
 /*
  * The local transport's set-up: mapping the heap and data segment of every
  * PE of this node (docs/design.md, decision 1), and shmt_local_ops itself
- * (its data members are stubs: the core does the loads and stores).
+ * (it has no parts: the core does the loads and stores).
  *
  * After connect, mapped_base(pe, seg) is where segment seg of another PE
  * of the node is mapped in this process when SHMEM_LOCAL=1 and its segment
@@ -96,6 +96,8 @@ void shmt_local_finalize(void)
 }
 
 /* Where seg of pe is mapped here by this transport, or NULL. */
+static shmt_mapped_base_fn shmt_local_mapped_base;
+
 static void *shmt_local_mapped_base(int pe, shmi_seg_id_t seg)
 {
     if (!job || pe < 0 || pe >= job->size || seg < SHMI_SEG_HEAP ||
@@ -111,6 +113,8 @@ int shmt_local_reachable(int pe, shmi_seg_id_t seg)
 
 /* Loads and stores into mapped segments; its atomics are the CPU's own
  * (src/services/cpu_ops.h), whatever else reaches the same words. */
+static shmt_caps_fn shmt_local_caps;
+
 static unsigned shmt_local_caps(void)
 {
     return SHMT_CAP_LOAD_STORE | SHMT_CAP_ATOMICS_CPU;
@@ -118,31 +122,17 @@ static unsigned shmt_local_caps(void)
 
 /*
  * The core does the loads and stores itself, on the mappings this
- * transport makes (SHMT_CAP_LOAD_STORE): its data members are the
- * contract's stubs, never called.
+ * transport makes (SHMT_CAP_LOAD_STORE): it carries no operation, so it has
+ * no endpoint and none of the contract's parts.
  */
 const shmt_ops_t shmt_local_ops = {
     .size = sizeof(shmt_ops_t),
     .name = "local",
+    .kind = SHMT_KIND_LOAD_STORE,
     .init = shmt_local_init,
     .connect = shmt_local_connect,
     .finalize = shmt_local_finalize,
     .reachable = shmt_local_reachable,
-    .ep_create = shmt_stub_ep_create,
-    .ep_destroy = shmt_stub_ep_destroy,
-    .put = shmt_stub_put,
-    .get = shmt_stub_get,
-    .amo = shmt_stub_amo,
-    .put_signal = shmt_stub_put_signal,
-    .put_signal_msg = shmt_stub_put_signal_msg,
-    .put_word = shmt_stub_put_word,
-    .put_tagged = shmt_stub_put_tagged,
-    .fence = shmt_stub_fence,
-    .quiet = shmt_stub_quiet,
-    .progress = shmt_stub_progress,
-    .check_unused = shmt_stub_check_unused,
-    .started = shmt_stub_started,
     .caps = shmt_local_caps,
     .mapped_base = shmt_local_mapped_base,
-    .kind = SHMT_KIND_LOAD_STORE,
 };

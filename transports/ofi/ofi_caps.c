@@ -80,11 +80,5 @@ unsigned shmt_ofi_caps(void)
     caps = shmt_ofi_caps_of(shmt_ofi.info);
     if (shmt_ofi.ordered)
         caps |= SHMT_CAP_ORDERED;
-    if (shmt_ofi.signal_msg)
-        caps |= SHMT_CAP_SIGNAL_MSG;
-    if (shmt_ofi.put_word)
-        caps |= SHMT_CAP_PUT_WORD;
-    if (shmt_ofi.put_tagged)
-        caps |= SHMT_CAP_PUT_TAGGED;
     return caps;
 }

@@ -7,6 +7,8 @@
 #ifndef SHMT_OFI_CAPS_H
 #define SHMT_OFI_CAPS_H
 
+#include "transports/transport.h"
+
 struct fi_info;
 
 /* The SHMT_CAP_* bits that follow from the provider of info alone (atomics
@@ -15,6 +17,6 @@ struct fi_info;
 unsigned shmt_ofi_caps_of(const struct fi_info *info);
 
 /* The transport's caps (transports/transport.h): the chosen provider's. */
-unsigned shmt_ofi_caps(void);
+shmt_caps_fn shmt_ofi_caps;
 
 #endif /* SHMT_OFI_CAPS_H */

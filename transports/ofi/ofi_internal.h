@@ -202,7 +202,7 @@ extern shmt_ofi_t shmt_ofi;
  * SHMI_ENODEV when nothing usable is there. */
 int shmt_ofi_provider_choose(void);
 /* The transport's check_unused (transports/transport.h). */
-void shmt_ofi_check_unused(const shmt_job_t *job);
+shmt_check_unused_fn shmt_ofi_check_unused;
 
 /* ---- ofi_shm_region.c: regions of the shm provider ---- */
 /* Removes this user's regions whose process is gone; reports (local PE 0)
@@ -216,10 +216,10 @@ int shmt_ofi_shm_name(struct fid_ep *ep, int id);
 void shmt_ofi_shm_enable_failed(struct fid_ep *ep, int ret);
 
 /* ---- ofi_domain.c ---- */
-int shmt_ofi_init(const shmt_job_t *job);
-int shmt_ofi_connect(void);
-void shmt_ofi_finalize(void);
-int shmt_ofi_reachable(int pe, shmi_seg_id_t seg);
+shmt_init_fn shmt_ofi_init;
+shmt_connect_fn shmt_ofi_connect;
+shmt_finalize_fn shmt_ofi_finalize;
+shmt_reachable_fn shmt_ofi_reachable;
 /* Registers every existing segment for ep (FI_MR_ENDPOINT) or the domain
  * (ep == NULL); fills mr[]. */
 int shmt_ofi_mr_register(shmt_ep_t *ep, shmt_ofi_mr_t mr[SHMI_SEG_COUNT]);
@@ -261,10 +261,7 @@ void shmt_ofi_msg_finalize(void);
  * (applied, its buffer reposted) or a long one that was sent; anything
  * else is ignored. */
 void shmt_ofi_msg_completed(void *context);
-int shmt_ofi_put_signal_msg(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
-                            size_t off, const void *src, size_t len,
-                            shmi_seg_id_t sig_seg, size_t sig_off,
-                            uint64_t signal, shmi_amo_op_t sig_op);
+shmt_put_signal_msg_fn shmt_ofi_put_signal_msg;
 
 /* The context of every write and non-fetching atomic: what marks, on a
  * writes_on_cq endpoint's CQ, the completion of one counted write. */
@@ -281,11 +278,11 @@ static inline uint64_t shmt_ofi_count_flags(const shmt_ep_t *ep)
 /* writes_on_cq: count writes from the CQ, bind no write counter. */
 int shmt_ofi_ep_open(shmt_ep_t **out, int writes_on_cq);
 void shmt_ofi_ep_close(shmt_ep_t *ep);
-int shmt_ofi_ep_create(long options, void *owner, shmt_ep_t **ep);
-void shmt_ofi_ep_destroy(shmt_ep_t *ep);
+shmt_ep_create_fn shmt_ofi_ep_create;
+shmt_ep_destroy_fn shmt_ofi_ep_destroy;
 
 /* ---- ofi_progress.c ---- */
-void shmt_ofi_progress(void);
+shmt_progress_fn shmt_ofi_progress;
 /* Drives progress on ep (and the target endpoint). */
 void shmt_ofi_ep_progress(shmt_ep_t *ep);
 /* Waits until ep's counters reach what was issued (w: writes, r: reads).
@@ -336,17 +333,13 @@ int shmt_ofi_reach_check(void);
  * nodes and addresses, the provider and the call; 0 otherwise. */
 int shmt_ofi_reach_gave_up(int pe, const char *call, double *since);
 /* The transport's started (transports/transport.h). */
-void shmt_ofi_started(void);
+shmt_started_fn shmt_ofi_started;
 
 /* ---- ofi_rma.c ---- */
-int shmt_ofi_put(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                 const void *src, size_t len, int nbi);
-int shmt_ofi_get(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                 void *dst, size_t len, int nbi);
-int shmt_ofi_put_word(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                      uint64_t value);
-int shmt_ofi_put_tagged(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                        const void *src, size_t len);
+shmt_put_fn shmt_ofi_put;
+shmt_get_fn shmt_ofi_get;
+shmt_put_word_fn shmt_ofi_put_word;
+shmt_put_tagged_fn shmt_ofi_put_tagged;
 
 /* ---- ofi_amo.c ---- */
 /* Queries which atomics the provider has (on the target endpoint). */
@@ -354,16 +347,11 @@ int shmt_ofi_amo_init(void);
 /* Forgets every atomic but compare-swap, so that all others are emulated
  * (tests of the emulation; call after init). */
 void shmt_ofi_amo_only_cswap(void);
-int shmt_ofi_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                 shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
-                 const void *compare, void *fetched, int nbi);
+shmt_amo_fn shmt_ofi_amo;
 
 /* ---- ofi_signal.c ---- */
-int shmt_ofi_put_signal(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
-                        const void *src, size_t len, shmi_seg_id_t sig_seg,
-                        size_t sig_off, uint64_t signal, shmi_amo_op_t sig_op,
-                        int nbi);
-int shmt_ofi_fence(shmt_ep_t *ep);
-int shmt_ofi_quiet(shmt_ep_t *ep, int pe);
+shmt_put_signal_fn shmt_ofi_put_signal;
+shmt_fence_fn shmt_ofi_fence;
+shmt_quiet_fn shmt_ofi_quiet;
 
 #endif /* SHMT_OFI_INTERNAL_H */

@@ -1,6 +1,6 @@
 /*
- * Put-with-signal by message (shmt_ops_t.put_signal_msg,
- * SHMT_CAP_SIGNAL_MSG), for the runtime's collectives.
+ * Put-with-signal by message (shmt_coll_ops_t.put_signal_msg,
+ * transports/transport.h), for the runtime's collectives.
  *
  * Why. Over a software provider every RMA write and atomic posted with
  * FI_DELIVERY_COMPLETE costs two messages (the operation and the target's

@@ -12,7 +12,7 @@
  * once, like an injected one; quiet (or any wait for every write) completes
  * it and frees the space.
  *
- * put_word (SHMT_CAP_PUT_WORD, the collectives' barrier words) is one
+ * put_word (shmt_coll_ops_t, the collectives' barrier words) is one
  * injected write that asks for inject completion only: the target sends
  * nothing back, where a delivered write costs tcp;ofi_rxm an
  * acknowledgement and the initiator its reception (tcp acknowledges a
@@ -25,8 +25,8 @@
  * any write, so quiet's arithmetic holds; quiet then waits for its local
  * completion only, which is all the contract promises.
  *
- * put_tagged (SHMT_CAP_PUT_TAGGED, the reductions' tagged rounds) is the
- * same kind of write for a buffer that ends in its tag, declared only for
+ * put_tagged (shmt_coll_ops_t, the reductions' tagged rounds) is the
+ * same kind of write for a buffer that ends in its tag, offered only for
  * tcp (ofi_provider.c): its target copies a write's bytes from the byte
  * stream in address order, in the progress of the target process, under
  * the provider's progress lock. So a reader that sees the tag sees what

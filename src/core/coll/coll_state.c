@@ -292,7 +292,7 @@ void shmi_coll_tagged_send(shmi_coll_tagged_t *b, const void *src,
 /*
  * The tag is the last thing to land, whatever the path: a release store
  * after the copy, a signal set after the data, or one write whose bytes
- * the provider places in address order (SHMT_CAP_PUT_TAGGED). Even a tag
+ * the provider places in address order (shmt_coll_ops_t.put_tagged). Even a tag
  * that lands in pieces is safe to wait on: its bytes land low to high,
  * and a mix of the new number's low bytes with the high bytes of the
  * number two before it is never more than the new number, and equal to

@@ -160,9 +160,10 @@ void shmi_watch_tell(void)
     /* Without a fabric every mark was a store: done. */
     if (shmi_state.fabric == NULL)
         return;
-    if (fabric != NULL && ctx->ep[fabric->ep] != NULL) {
+    if (fabric != NULL && ctx->ep[fabric->ep] != NULL &&
+        fabric->ops->order != NULL) {
         shmi_eng_lock(ctx);
-        (void)fabric->ops->quiet(ctx->ep[fabric->ep], -1);
+        (void)fabric->ops->order->quiet(ctx->ep[fabric->ep], -1);
         shmi_eng_unlock(ctx);
     }
     /* Every peer's mark here: until then a peer may still need this PE's

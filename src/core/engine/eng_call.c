@@ -37,27 +37,43 @@ typedef struct shmi_eng_op {
     uint64_t value; /* the signal, or the word */
 } shmi_eng_op_t;
 
-static int shmi_eng_issue(const shmt_ops_t *t, shmt_ep_t *ep,
+/* o on r's transport, through the part that has it. The RMA and atomics
+ * parts are the route's own copies (route.h), so a call costs the loads it
+ * did when they were members of the transport's table; every transport
+ * that carries operations has the RMA part (transports/registry.c refuses
+ * one without), the others may be absent (transports/transport.h: an
+ * absent part is an operation it cannot do): SHMI_ENOSYS, which the
+ * caller's message reports naming the routine. */
+static int shmi_eng_issue(const shmi_route_t *r, shmt_ep_t *ep,
                           const shmi_eng_op_t *o)
 {
     switch (o->kind) {
     case SHMI_ENG_PUT:
-        return t->put(ep, o->pe, o->seg, o->off, o->src, o->len, o->nbi);
+        return r->rma->put(ep, o->pe, o->seg, o->off, o->src, o->len, o->nbi);
     case SHMI_ENG_GET:
-        return t->get(ep, o->pe, o->seg, o->off, o->dst, o->len, o->nbi);
+        return r->rma->get(ep, o->pe, o->seg, o->off, o->dst, o->len, o->nbi);
     case SHMI_ENG_AMO:
-        return t->amo(ep, o->pe, o->seg, o->off, o->op, o->dt, o->operand,
-                      o->compare, o->fetched, o->nbi);
+        return r->atomic ? r->atomic->amo(ep, o->pe, o->seg, o->off, o->op,
+                                          o->dt, o->operand, o->compare,
+                                          o->fetched, o->nbi)
+                         : SHMI_ENOSYS;
     case SHMI_ENG_PUT_SIGNAL:
-        return t->put_signal(ep, o->pe, o->seg, o->off, o->src, o->len,
-                             o->sig_seg, o->sig_off, o->value, o->op, o->nbi);
+        return r->rma->put_signal(ep, o->pe, o->seg, o->off, o->src, o->len,
+                                  o->sig_seg, o->sig_off, o->value, o->op,
+                                  o->nbi);
     case SHMI_ENG_PUT_SIGNAL_MSG:
-        return t->put_signal_msg(ep, o->pe, o->seg, o->off, o->src, o->len,
-                                 o->sig_seg, o->sig_off, o->value, o->op);
+        return r->msg ? r->ops->coll->put_signal_msg(
+                            ep, o->pe, o->seg, o->off, o->src, o->len,
+                            o->sig_seg, o->sig_off, o->value, o->op)
+                      : SHMI_ENOSYS;
     case SHMI_ENG_PUT_WORD:
-        return t->put_word(ep, o->pe, o->seg, o->off, o->value);
+        return r->word ? r->ops->coll->put_word(ep, o->pe, o->seg, o->off,
+                                                o->value)
+                       : SHMI_ENOSYS;
     case SHMI_ENG_PUT_TAGGED:
-        return t->put_tagged(ep, o->pe, o->seg, o->off, o->src, o->len);
+        return r->tagged ? r->ops->coll->put_tagged(ep, o->pe, o->seg, o->off,
+                                                    o->src, o->len)
+                         : SHMI_ENOSYS;
     }
     return SHMI_EINVAL;
 }
@@ -71,7 +87,7 @@ static int shmi_eng_call(shmem_ctx_t ctx, const shmi_route_t *r,
 
     if (r->lock)
         shmi_eng_lock(ctx);
-    while ((ret = shmi_eng_issue(r->ops, ctx->ep[r->ep], o)) == SHMI_EAGAIN)
+    while ((ret = shmi_eng_issue(r, ctx->ep[r->ep], o)) == SHMI_EAGAIN)
         shmi_progress();
     if (r->lock)
         shmi_eng_unlock(ctx);

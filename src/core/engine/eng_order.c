@@ -7,6 +7,8 @@
  * fence (keeps earlier stores before later ones) and quiet a full fence
  * (earlier stores are visible before any later load, as quiet's "visible
  * to all PEs" needs on x86, whose stores may wait in a store buffer).
+ * A transport without the ordering part (transports/transport.h)
+ * completes every operation on return: nothing to ask it.
  */
 #include "config.h"
 
@@ -17,12 +19,13 @@ void shmi_eng_fence(const char *routine, shmem_ctx_t ctx)
     __atomic_thread_fence(__ATOMIC_RELEASE);
     for (int i = 0; i < shmi_state.n_carriers; i++) {
         const shmt_ops_t *t = shmi_state.carrier[i];
+        const shmt_order_ops_t *o = t->order;
         int ret;
 
-        if (ctx->ep[i] == NULL)
+        if (ctx->ep[i] == NULL || o == NULL)
             continue;
         shmi_eng_lock(ctx);
-        ret = shmi_dp_mixed ? t->quiet(ctx->ep[i], -1) : t->fence(ctx->ep[i]);
+        ret = shmi_dp_mixed ? o->quiet(ctx->ep[i], -1) : o->fence(ctx->ep[i]);
         shmi_eng_unlock(ctx);
         if (ret)
             shmi_eng_transport_error(routine, t, -1, ret);
@@ -30,17 +33,17 @@ void shmi_eng_fence(const char *routine, shmem_ctx_t ctx)
 }
 
 /* Quiet of the transport in slot i, when the context has an endpoint on
- * it. */
+ * it and the transport an ordering part. */
 static void shmi_eng_quiet_slot(const char *routine, shmem_ctx_t ctx, int i,
                                 int pe)
 {
     const shmt_ops_t *t = shmi_state.carrier[i];
     int ret;
 
-    if (ctx->ep[i] == NULL)
+    if (ctx->ep[i] == NULL || t->order == NULL)
         return;
     shmi_eng_lock(ctx);
-    ret = t->quiet(ctx->ep[i], pe);
+    ret = t->order->quiet(ctx->ep[i], pe);
     shmi_eng_unlock(ctx);
     if (ret)
         shmi_eng_transport_error(routine, t, pe, ret);
