@@ -12,8 +12,8 @@
  *     the next one if it is ready. Items of a ring are served in the order
  *     serve() takes them (each client keeps its ring in ticket order).
  *   - posted items: handed to the helper by a thread of this process
- *     (shmi_helper_post, shmi_helper_call), run in the order they were
- *     posted.
+ *     (shmi_helper_post), run in the order they were posted; the
+ *     poster may wait until its item has run (SHMI_HELPER_WAIT).
  *
  * Wait policy. A helper with a ring polls as every wait of decision 10
  * does (shmi_backoff_wait: spin SHMEM_WAIT_SPIN polls unless the node is
@@ -28,13 +28,15 @@
  * Shutdown. shmi_helper_stop drains: items posted or promised before it
  * run (it waits for the promised ones to be posted), the ring is served
  * until serve() finds nothing ready, then the idle hook, the client's stop
- * hook, and the thread ends. A post or a
- * promise after the stop began is refused with a message naming the
- * client and the item (SHMI_ESTATE).
+ * hook, and the thread ends. A post or a promise after the stop began is
+ * refused with a message naming the client and the item (SHMI_ESTATE).
  *
- * Nothing here names a client: the hooks are the whole contract, so that
+ * Ordering across clients: none; each client has its own thread, so that
+ * an item that blocks (a lane's signal wait) holds up only its client.
+ *
+ * The code here names no client: the hooks are the whole contract, so that
  * the transports and the core use it without an arrow upwards
- * (docs/architecture.md, "The layers").
+ * (docs/architecture.md, "The layers and their interfaces").
  */
 #ifndef SHMI_HELPER_THREAD_H
 #define SHMI_HELPER_THREAD_H
