@@ -16,6 +16,12 @@
 
 int shmi_helper_started;
 
+/* Longest nap of an idle helper (ns): longer than a waiting PE's longest
+ * sleep (SHMI_BACKOFF_MAX_NS), as a helper that naps is idle most of the
+ * job and each wake is a progress pass, a system call on the software
+ * providers. */
+#define HELPER_NAP_MAX_NS 100000L
+
 struct shmi_helper {
     shmi_helper_client_t c;
     pthread_t thread;
@@ -77,7 +83,7 @@ static int helper_finished(shmi_helper_t *h)
 }
 
 /* An idle client that asked for it sleeps whatever the node (1 us doubling
- * to SHMI_BACKOFF_MAX_NS), still driving progress on each wake. */
+ * to HELPER_NAP_MAX_NS), still driving progress on each wake. */
 static void helper_nap(shmi_backoff_t *b)
 {
     struct timespec ts = {0, b->sleep_ns};
@@ -86,8 +92,8 @@ static void helper_nap(shmi_backoff_t *b)
         shmi_backoff_progress();
     b->polls++;
     nanosleep(&ts, NULL);
-    if (b->sleep_ns < SHMI_BACKOFF_MAX_NS)
-        b->sleep_ns *= 2;
+    b->sleep_ns = b->sleep_ns * 2 < HELPER_NAP_MAX_NS ? b->sleep_ns * 2
+                                                       : HELPER_NAP_MAX_NS;
 }
 
 /* The wait of an idle helper (helper_thread.h, "Wait policy"). */

@@ -20,7 +20,7 @@
  * crowded, yield, sleep while it is crowded), driving the transports'
  * progress on every poll. A client that is idle most of the job may ask,
  * with nap_after, to sleep after that many polls past the spin whatever
- * the node: 1 us doubling to SHMI_BACKOFF_MAX_NS. A helper without a ring
+ * the node: 1 us doubling to 100 us. A helper without a ring
  * sleeps on a condition variable until an item is posted: it costs nothing
  * idle. After a run of items, the idle hook is called once before the
  * helper waits (a client's quiet and completion count).

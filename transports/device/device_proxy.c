@@ -25,7 +25,7 @@
  * helper thread (services/helper_thread.h) serves tickets in order,
  * polling the next slot's flag with its back-off (after a request a few
  * sched_yield polls, past the spin of a node that is not crowded, then
- * sleeps from 1 us growing to SHMI_BACKOFF_MAX_NS), and answers into the
+ * sleeps from 1 us growing to 100 us), and answers into the
  * requester's reply box (data, status, then the box's sequence number). Large transfers
  * are cut into chunks, with up to SHMT_DEV_SVC_REPLIES requests in flight
  * per requester.
