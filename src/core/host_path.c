@@ -97,10 +97,10 @@ static int shmi_host_quiet(void *owner, int pe)
     return ret;
 }
 
-/* For the device service's thread, which progresses beside the program. */
+/* For the device service's thread (its helper says that it progresses
+ * beside the program: services/helper_thread.h). */
 static void *shmi_host_ctx_create(void)
 {
-    shmi_progress_share();
     return shmi_ctx_runtime_new(SHMEM_CTX_PRIVATE);
 }
 

@@ -11,14 +11,10 @@
  * No-op without a fabric. wait.c. */
 void shmi_progress(void);
 
-/* A thread of the runtime that waits, and so drives progress, beside the
- * program's threads (the device service, the kernel proxy, a stream
- * lane) is about to start: shmi_progress_shared() answers 1 from now on.
- * wait.c. */
-void shmi_progress_share(void);
-
 /* 1 when another thread of this process may drive progress while the
- * caller does: SHMEM_THREAD_MULTIPLE, or a runtime thread started. */
+ * caller does: SHMEM_THREAD_MULTIPLE, or a helper thread (the device
+ * service, the kernel proxy, a stream lane: services/helper_thread.h)
+ * started. wait.c. */
 int shmi_progress_shared(void);
 
 /* One progress pass of every transport, never skipped (shmi_progress

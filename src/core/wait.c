@@ -28,6 +28,7 @@
 #include "core/watchdog.h"
 #include "services/backoff.h"
 #include "services/env.h"
+#include "services/helper_thread.h"
 
 /* In THREAD_MULTIPLE, progress is serialised here: a transport's progress
  * is not per endpoint, and a thread that finds it taken has nothing to do. */
@@ -41,19 +42,12 @@ static void shmi_progress_all(void)
             shmi_state.carrier[i]->progress();
 }
 
-/* Set for good once a runtime thread that waits (and so progresses) has
- * been started beside the program's. */
-static int shmi_progress_helpers;
-
-void shmi_progress_share(void)
-{
-    __atomic_store_n(&shmi_progress_helpers, 1, __ATOMIC_RELEASE);
-}
-
+/* A helper thread (services/helper_thread.h) waits, and so progresses,
+ * beside the program's threads once one has been started. */
 int shmi_progress_shared(void)
 {
     return shmi_state.thread_level == SHMEM_THREAD_MULTIPLE ||
-           __atomic_load_n(&shmi_progress_helpers, __ATOMIC_ACQUIRE);
+           shmi_helper_any_started();
 }
 
 void shmi_progress_pass(void)

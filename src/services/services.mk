@@ -8,6 +8,7 @@ libweft_internal_la_SOURCES += \
 	src/services/env.c \
 	src/services/size_parse.c \
 	src/services/backoff.c \
+	src/services/helper_thread.c \
 	src/services/host_probe.c \
 	src/services/reduce_ops.c
 noinst_HEADERS += \
@@ -16,6 +17,7 @@ noinst_HEADERS += \
 	src/services/env.h \
 	src/services/env_table.h \
 	src/services/backoff.h \
+	src/services/helper_thread.h \
 	src/services/host_probe.h \
 	src/services/amo_op.h \
 	src/services/cpu_ops.h \

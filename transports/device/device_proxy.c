@@ -22,10 +22,11 @@
  * ticket t - SLOTS (flow control), writes request and payload into slot
  * t % SLOTS and then, ordered after them, the slot's flag t + 1 (one put-
  * with-signal, or stores when the owner's heap is mapped here). The owner's
- * thread serves tickets in order, polling the next slot's flag with back-
- * off (a few sched_yield polls after a request, then sleeps from 1 us
- * growing to 100 us; it never spins), and answers into the requester's
- * reply box (data, status, then the box's sequence number). Large transfers
+ * helper thread (services/helper_thread.h) serves tickets in order,
+ * polling the next slot's flag with its back-off (after a request a few
+ * sched_yield polls, past the spin of a node that is not crowded, then
+ * sleeps from 1 us growing to 100 us), and answers into the
+ * requester's reply box (data, status, then the box's sequence number). Large transfers
  * are cut into chunks, with up to SHMT_DEV_SVC_REPLIES requests in flight
  * per requester.
  *
@@ -43,24 +44,21 @@
 #include "config.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <time.h>
 
 #include "services/backoff.h"
 #include "services/cpu_ops.h"
 #include "services/env.h"
 #include "services/error.h"
+#include "services/helper_thread.h"
 #include "transports/device/device.h"
 
-/* Longest sleep of the idle service thread, and its first one (ns); after
- * a request, a few polls give the core away (sched_yield) before sleeping,
- * as the next chunk of a transfer is usually on its way. */
-#define SVC_MAX_SLEEP_NS 100000L
-#define SVC_MIN_SLEEP_NS 1000L
-#define SVC_YIELD_POLLS  16
+/* Polls past the spin after which the idle service sleeps whatever the
+ * node (services/helper_thread.h): it lives the whole job and is idle
+ * most of it, and after a request the next chunk of a transfer is usually
+ * on its way, so a few polls give the core away (sched_yield) first. */
+#define SVC_YIELD_POLLS 16
 
 enum { SVC_PUT = 1, SVC_GET = 2, SVC_AMO = 3 };
 
@@ -121,11 +119,11 @@ static struct {
     size_t off;          /* its heap offset, the same on every PE */
     uint64_t *head_seen; /* [npes] last head read of each owner */
     uint64_t seq;        /* last reply sequence number used */
+    uint64_t head;       /* next ticket to serve (the thread's) */
     uint64_t served;     /* requests served (written by the thread) */
     pthread_mutex_t client_lock;
     pthread_mutex_t amo_lock;
-    pthread_t thread;
-    int stop;
+    shmi_helper_t *thread;
     void *owner; /* the thread's own context (host path) */
 } svc = {.client_lock = PTHREAD_MUTEX_INITIALIZER,
          .amo_lock = PTHREAD_MUTEX_INITIALIZER};
@@ -478,48 +476,28 @@ static void svc_serve(svc_box_t *box)
                    (int)r.from, shmi_strerror(ret));
 }
 
-static void svc_sleep(long *ns)
+/* The helper's hooks (services/helper_thread.h): the next ticket if its
+ * request has come, in ticket order; after a run of them, the answers'
+ * completion before the thread waits. */
+static int svc_serve_next(void *arg)
 {
-    struct timespec ts = {0, *ns};
-
-    nanosleep(&ts, NULL);
-    *ns = *ns * 2 < SVC_MAX_SLEEP_NS ? *ns * 2 : SVC_MAX_SLEEP_NS;
-}
-
-static void *svc_main(void *arg)
-{
-    uint64_t head = 0;
-    long ns = SVC_MIN_SLEEP_NS;
-    int unquieted = 0, yields = SVC_YIELD_POLLS;
+    svc_box_t *box = &svc.area->slot[svc.head % SHMT_DEV_SVC_SLOTS];
 
     (void)arg;
-    /* Short sleeps while requests come in; the default slack of 50 us
-     * would make each of them a long one. */
-    (void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-    while (!__atomic_load_n(&svc.stop, __ATOMIC_ACQUIRE)) {
-        svc_box_t *box = &svc.area->slot[head % SHMT_DEV_SVC_SLOTS];
+    if (__atomic_load_n(&box->flag, __ATOMIC_ACQUIRE) != svc.head + 1)
+        return 0;
+    svc_serve(box);
+    __atomic_store_n(&svc.area->head, ++svc.head, __ATOMIC_RELEASE);
+    __atomic_store_n(&svc.served, svc.head, __ATOMIC_RELAXED);
+    return 1;
+}
 
-        if (__atomic_load_n(&box->flag, __ATOMIC_ACQUIRE) == head + 1) {
-            svc_serve(box);
-            __atomic_store_n(&svc.area->head, ++head, __ATOMIC_RELEASE);
-            __atomic_store_n(&svc.served, head, __ATOMIC_RELAXED);
-            ns = SVC_MIN_SLEEP_NS;
-            yields = 0;
-            unquieted = 1;
-            continue;
-        }
-        /* Idle: let the answers complete before sleeping. */
-        if (unquieted && shmt_dev.host->fabric_up &&
-            shmt_dev.host->fabric_quiet(svc.owner, -1) != 0)
-            SHMI_FATAL("device service: the fabric's quiet failed");
-        unquieted = 0;
-        shmt_dev.host->progress();
-        if (yields++ < SVC_YIELD_POLLS)
-            sched_yield();
-        else
-            svc_sleep(&ns);
-    }
-    return NULL;
+static void svc_idle(void *arg)
+{
+    (void)arg;
+    if (shmt_dev.host->fabric_up &&
+        shmt_dev.host->fabric_quiet(svc.owner, -1) != 0)
+        SHMI_FATAL("device service: the fabric's quiet failed");
 }
 
 /* ---- start and stop ------------------------------------------------------ */
@@ -536,6 +514,12 @@ static int svc_backend_atomics(void)
 
 static int svc_start(void)
 {
+    static const shmi_helper_client_t client = {
+        .name = "device service",
+        .serve = svc_serve_next,
+        .idle = svc_idle,
+        .nap_after = SVC_YIELD_POLLS,
+    };
     const shmt_host_t *h = shmt_dev.host;
     size_t off = 0;
 
@@ -558,10 +542,11 @@ static int svc_start(void)
         svc.area->reply[i].flag = 0;
     svc.off = off;
     svc.seq = 0;
+    svc.head = 0;
     svc.served = 0;
     svc.owner = h->ctx_create();
     if (svc.owner == NULL ||
-        pthread_create(&svc.thread, NULL, svc_main, NULL) != 0) {
+        shmi_helper_start(&client, &svc.thread) != 0) {
         SHMI_LOG(SHMI_LOG_ERROR, "gpu", "cannot start the device service");
         return SHMI_ENOMEM;
     }
@@ -622,8 +607,10 @@ void shmt_dev_svc_stop(void)
         svc.all = 0;
         return;
     }
-    __atomic_store_n(&svc.stop, 1, __ATOMIC_RELEASE);
-    pthread_join(svc.thread, NULL);
+    /* Requests already in the ring are served first (the helper drains
+     * it); by now every PE has its answers (finalize's barrier). */
+    shmi_helper_stop(svc.thread);
+    svc.thread = NULL;
     SHMI_LOG(SHMI_LOG_DEBUG, "gpu", "device service: %llu requests served",
              (unsigned long long)svc.served);
     shmt_dev.host->ctx_destroy(svc.owner);
@@ -632,7 +619,6 @@ void shmt_dev_svc_stop(void)
     free(svc.head_seen);
     svc.head_seen = NULL;
     svc.area = NULL;
-    svc.stop = 0;
     svc.up = 0;
     svc.rmw = 0;
     svc.all = 0;

@@ -1,6 +1,6 @@
 /*
- * The proxy (docs/gpu.md, "Device-initiated communication"): one thread
- * per PE that serves the requests this PE's kernels post in the ring
+ * The proxy (docs/gpu.md, "Device-initiated communication"): one helper
+ * thread (services/helper_thread.h) per PE that serves the requests this PE's kernels post in the ring
  * (include/shmem/device/abi.h, shmemd_req_t), in ticket order, through
  * the host path on a private context, so that the target may be reached
  * however host calls reach it (IPC, the fabric, the owner's device
@@ -9,13 +9,12 @@
  * watches the error box: a kernel that met bad input records it and
  * stops, and the proxy prints the message and ends the job.
  *
- * Like the device service, this thread is an exception to docs/design.md,
- * decision 11 (no progress threads): a kernel cannot call libfabric. It
- * exists only in processes that called shmemd_init.
+ * A kernel cannot call libfabric, so this thread is one of the helpers of
+ * docs/design.md, decision 11. It exists only in processes that called
+ * shmemd_init.
  */
 #include "config.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,14 +31,13 @@
 #include "core/kernel/routine_names.h"
 #include "core/state.h"
 #include "shmem/device/routines.h"
-#include "services/backoff.h"
 #include "services/error.h"
+#include "services/helper_thread.h"
 #include "services/host_probe.h"
 
 static struct {
-    pthread_t thread;
-    int running;
-    int stop; /* set by shmi_kernel_finalize */
+    shmi_helper_t *thread; /* NULL: not started */
+    uint64_t head;         /* next ticket to serve (the thread's) */
     shmi_kernel_ring_t ring;
     shmem_ctx_t ctx;
 } px;
@@ -350,60 +348,59 @@ static void serve(shmemd_req_t *r, uint64_t t)
     }
 }
 
-static void *proxy_main(void *arg)
+/* The helper's hooks (services/helper_thread.h). serve: the error box
+ * first (on every poll, so that a kernel's error ends the job even while
+ * nothing else comes), then the next ticket if its request is ready. */
+static int proxy_serve(void *arg)
 {
-    uint64_t head = 0, mask = px.ring.nslots - 1;
-    int unflushed = 0;
-    shmi_backoff_t b;
+    shmemd_req_t *r = &px.ring.slots[px.head & (px.ring.nslots - 1)];
 
     (void)arg;
-    shmi_backoff_init(&b);
-    for (;;) {
-        shmemd_req_t *r = &px.ring.slots[head & mask];
+    check_error();
+    if (__atomic_load_n(&r->ready, __ATOMIC_ACQUIRE) != px.head + 1)
+        return 0;
+    serve(r, px.head++);
+    return 1;
+}
 
-        check_error();
-        if (__atomic_load_n(&r->ready, __ATOMIC_ACQUIRE) == head + 1) {
-            serve(r, head++);
-            unflushed = 1;
-            shmi_backoff_init(&b);
-        } else if (unflushed) {
-            shmi_eng_quiet("shmem_quiet (device code)", px.ctx, -1);
-            __atomic_store_n(px.ring.completed, head, __ATOMIC_RELEASE);
-            unflushed = 0;
-        } else if (__atomic_load_n(&px.stop, __ATOMIC_ACQUIRE)) {
-            break;
-        } else {
-            shmi_backoff_wait(&b); /* the waits' policy: decision 10 */
-        }
-    }
-    return NULL;
+/* After a run of requests: complete them, then tell device quiet. */
+static void proxy_idle(void *arg)
+{
+    (void)arg;
+    shmi_eng_quiet("shmem_quiet (device code)", px.ctx, -1);
+    __atomic_store_n(px.ring.completed, px.head, __ATOMIC_RELEASE);
 }
 
 int shmi_kernel_proxy_start(const shmi_kernel_ring_t *ring)
 {
+    /* Decision 10's waits, no nap: kernels wait on this thread. */
+    static const shmi_helper_client_t client = {
+        .name = "kernel proxy",
+        .serve = proxy_serve,
+        .idle = proxy_idle,
+    };
+
     px.ring = *ring;
-    px.stop = 0;
+    px.head = 0;
     px.ctx = shmi_ctx_runtime_new(SHMEM_CTX_PRIVATE);
     if (!px.ctx)
         return SHMI_ENOMEM;
-    shmi_progress_share();
-    if (pthread_create(&px.thread, NULL, proxy_main, NULL) != 0) {
+    if (shmi_helper_start(&client, &px.thread) != 0) {
         shmi_ctx_runtime_free(px.ctx);
         px.ctx = NULL;
         return SHMI_ENOMEM;
     }
-    px.running = 1;
     return 0;
 }
 
 void shmi_kernel_finalize(void)
 {
-    if (px.running) {
-        __atomic_store_n(&px.stop, 1, __ATOMIC_RELEASE);
-        pthread_join(px.thread, NULL);
+    if (px.thread) {
+        /* Requests already in the ring are served and completed first. */
+        shmi_helper_stop(px.thread);
+        px.thread = NULL;
         shmi_ctx_runtime_free(px.ctx);
         px.ctx = NULL;
-        px.running = 0;
     }
     shmi_kernel_state_free();
 }

@@ -1,8 +1,9 @@
 /*
- * Lanes (stream.h): one thread per device stream that this PE has used for
- * a stream-ordered routine, made on first use and stopped by
- * shmem_finalize. A host function on the stream hands its operation to the
- * lane and sleeps until the lane has run it.
+ * Lanes (stream.h): one helper thread (services/helper_thread.h) per
+ * device stream that this PE has used for a stream-ordered routine, made
+ * on first use and stopped by shmem_finalize. Enqueuing an operation
+ * promises it to the lane; the host function on the stream posts it and
+ * sleeps until the lane has run it.
  *
  * Why a thread per stream rather than one per PE: an operation may wait
  * (shmemx_signal_wait_until_on_stream, a barrier on a stream) for work that
@@ -25,38 +26,25 @@
 #include "core/state.h"
 #include "core/stream/stream.h"
 #include "services/error.h"
+#include "services/helper_thread.h"
 
 /* Streams of one PE that get a lane; more is an error naming the routine
  * (a program with more streams than this reuses them). */
 #define LANES_MAX 64
 
-/* One operation in flight: posted by the host function, run by the lane. */
-typedef struct lane_job {
-    struct lane_job *next;
-    const char *routine; /* the public routine that enqueued it */
-    shmi_stream_fn_t run;
-    void *arg;
-    int done;
-} lane_job_t;
-
 struct shmi_stream_lane {
-    void *stream; /* the user's stream (NULL: the default stream) */
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t posted; /* a job was posted, or stop */
-    pthread_cond_t ran;    /* a job finished */
-    lane_job_t *head, *tail;
-    unsigned long pending; /* enqueued host functions not yet returned */
-    const char *running;   /* routine of the job the lane runs, or NULL */
-    int stop;
-    int started;
+    void *stream;          /* the user's stream (NULL: the default stream) */
+    shmi_helper_t *thread; /* serves the lane's operations, in order */
     shmi_coll_exec_t exec;
 };
 
-/* What the host function carries: the lane and the job. */
+/* What the host function carries: one operation, posted by the host
+ * function and run by the lane's thread. */
 typedef struct lane_call {
+    shmi_helper_item_t item; /* item.what: the public routine */
     shmi_stream_lane_t *lane;
-    lane_job_t job;
+    shmi_stream_fn_t run;
+    void *arg;
 } lane_call_t;
 
 static struct {
@@ -76,47 +64,27 @@ const shmi_gpu_ops_t *shmi_stream_backend(const char *routine)
     return g;
 }
 
-static void *lane_main(void *arg)
+/* On the lane's thread (the helper's item hook). */
+static void lane_run(void *client_arg, shmi_helper_item_t *item)
 {
-    shmi_stream_lane_t *l = arg;
+    shmi_stream_lane_t *l = client_arg;
+    lane_call_t *c = (lane_call_t *)item; /* item is its first member */
 
-    pthread_mutex_lock(&l->lock);
-    for (;;) {
-        lane_job_t *j;
-
-        while (!l->head && !l->stop)
-            pthread_cond_wait(&l->posted, &l->lock);
-        if (!l->head)
-            break;
-        j = l->head;
-        l->head = j->next;
-        if (!l->head)
-            l->tail = NULL;
-        l->running = j->routine;
-        pthread_mutex_unlock(&l->lock);
-        j->run(&l->exec, j->arg);
-        free(j->arg);
-        pthread_mutex_lock(&l->lock);
-        l->running = NULL;
-        j->done = 1;
-        pthread_cond_broadcast(&l->ran);
-    }
-    pthread_mutex_unlock(&l->lock);
-    return NULL;
+    c->run(&l->exec, c->arg);
+    free(c->arg);
 }
 
 static shmi_stream_lane_t *lane_new(const char *routine, void *stream)
 {
     const shmi_gpu_ops_t *g = shmi_device_backend();
     shmi_stream_lane_t *l = calloc(1, sizeof(*l));
+    /* No ring: the thread sleeps until a host function posts. */
+    shmi_helper_client_t client = {.name = "stream lane"};
     int ret;
 
     if (!l)
         SHMI_FATAL("%s: PE %d: out of memory", routine, shmi_my_pe_fast());
     l->stream = stream;
-    pthread_mutex_init(&l->lock, NULL);
-    pthread_cond_init(&l->posted, NULL);
-    pthread_cond_init(&l->ran, NULL);
     l->exec.lane = 1;
     l->exec.ctx = shmi_ctx_runtime_new(SHMEM_CTX_PRIVATE);
     if (!l->exec.ctx)
@@ -124,14 +92,16 @@ static shmi_stream_lane_t *lane_new(const char *routine, void *stream)
                    shmi_my_pe_fast());
     if ((ret = g->stream_create(&l->exec.work_stream)) != 0)
         shmi_device_fail(routine, shmi_my_pe_fast(), ret);
-    shmi_progress_share();
-    if (pthread_create(&l->thread, NULL, lane_main, l) != 0)
+    client.arg = l;
+    if (shmi_helper_start(&client, &l->thread) != 0)
         SHMI_FATAL("%s: PE %d cannot start a thread for a stream", routine,
                    shmi_my_pe_fast());
-    l->started = 1;
     return l;
 }
 
+/* The lane of stream, made on first use, with one operation promised to
+ * it (under lanes.lock, so that shmi_stream_forget cannot stop it in
+ * between: its stop then waits for that operation). */
 static shmi_stream_lane_t *lane_of(const char *routine, void *stream)
 {
     shmi_stream_lane_t *l = NULL;
@@ -150,28 +120,21 @@ static shmi_stream_lane_t *lane_of(const char *routine, void *stream)
         l = lane_new(routine, stream);
         lanes.lane[lanes.n++] = l;
     }
+    if (shmi_helper_promise(l->thread, routine) != 0)
+        SHMI_FATAL("%s: PE %d: the lane of stream %p is stopping", routine,
+                   shmi_my_pe_fast(), stream);
     pthread_mutex_unlock(&lanes.lock);
     return l;
 }
 
-/* The host function: posts the job and sleeps until the lane ran it. */
+/* The host function: posts the operation and sleeps until the lane ran
+ * it. */
 static void lane_host_fn(void *arg)
 {
     lane_call_t *c = arg;
-    shmi_stream_lane_t *l = c->lane;
 
-    pthread_mutex_lock(&l->lock);
-    if (l->tail)
-        l->tail->next = &c->job;
-    else
-        l->head = &c->job;
-    l->tail = &c->job;
-    pthread_cond_signal(&l->posted);
-    while (!c->job.done)
-        pthread_cond_wait(&l->ran, &l->lock);
-    l->pending--;
-    pthread_cond_broadcast(&l->ran);
-    pthread_mutex_unlock(&l->lock);
+    (void)shmi_helper_post(c->lane->thread, &c->item,
+                           SHMI_HELPER_WAIT | SHMI_HELPER_PROMISED);
     free(c);
 }
 
@@ -185,16 +148,12 @@ void shmi_stream_enqueue(const char *routine, void *stream,
     if (!c || !arg)
         SHMI_FATAL("%s: PE %d: out of memory", routine, shmi_my_pe_fast());
     c->lane = lane_of(routine, stream);
-    c->job.routine = routine;
-    c->job.run = run;
-    c->job.arg = arg;
-    pthread_mutex_lock(&c->lane->lock);
-    c->lane->pending++;
-    pthread_mutex_unlock(&c->lane->lock);
+    c->item.what = routine;
+    c->item.run = lane_run;
+    c->run = run;
+    c->arg = arg;
     if ((ret = g->stream_host(stream, lane_host_fn, c)) != 0) {
-        pthread_mutex_lock(&c->lane->lock);
-        c->lane->pending--;
-        pthread_mutex_unlock(&c->lane->lock);
+        shmi_helper_unpromise(c->lane->thread);
         free(c);
         free(arg);
         shmi_device_fail(routine, shmi_my_pe_fast(), ret);
@@ -206,20 +165,11 @@ void shmi_stream_enqueue(const char *routine, void *stream,
  * touched: the program may have destroyed it), then stops the lane. */
 static void lane_stop(const shmi_gpu_ops_t *g, shmi_stream_lane_t *l)
 {
-    pthread_mutex_lock(&l->lock);
-    while (l->pending > 0)
-        pthread_cond_wait(&l->ran, &l->lock);
-    l->stop = 1;
-    pthread_cond_signal(&l->posted);
-    pthread_mutex_unlock(&l->lock);
-    pthread_join(l->thread, NULL);
+    shmi_helper_stop(l->thread); /* drains: every promised operation runs */
     g->stream_destroy(l->exec.work_stream);
     if (l->exec.scratch)
         g->free(l->exec.scratch);
     shmi_ctx_runtime_free(l->exec.ctx);
-    pthread_mutex_destroy(&l->lock);
-    pthread_cond_destroy(&l->posted);
-    pthread_cond_destroy(&l->ran);
     free(l);
 }
 
@@ -243,11 +193,8 @@ unsigned long shmi_stream_lanes_pending(void)
     unsigned long n = 0;
 
     pthread_mutex_lock(&lanes.lock);
-    for (int i = 0; i < lanes.n; i++) {
-        pthread_mutex_lock(&lanes.lane[i]->lock);
-        n += lanes.lane[i]->pending;
-        pthread_mutex_unlock(&lanes.lane[i]->lock);
-    }
+    for (int i = 0; i < lanes.n; i++)
+        n += shmi_helper_pending(lanes.lane[i]->thread, NULL);
     pthread_mutex_unlock(&lanes.lock);
     return n;
 }
@@ -261,22 +208,22 @@ void shmi_stream_lanes_say(char *buf, size_t len)
     pthread_mutex_lock(&lanes.lock);
     for (int i = 0; i < lanes.n && !busy; i++) {
         shmi_stream_lane_t *l = lanes.lane[i];
+        const char *running;
+        unsigned long pending = shmi_helper_pending(l->thread, &running);
 
-        pthread_mutex_lock(&l->lock);
-        if (l->pending > 0) {
+        if (pending > 0) {
             busy = 1;
-            if (l->running)
+            if (running)
                 snprintf(buf, len,
                          "the lane of stream %p runs %s (%lu operation(s) of "
                          "that stream enqueued and not ended)",
-                         l->stream, l->running, l->pending);
+                         l->stream, running, pending);
             else
                 snprintf(buf, len,
                          "stream %p has %lu stream-ordered operation(s) "
                          "enqueued behind work that has not ended",
-                         l->stream, l->pending);
+                         l->stream, pending);
         }
-        pthread_mutex_unlock(&l->lock);
     }
     pthread_mutex_unlock(&lanes.lock);
 }
