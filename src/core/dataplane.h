@@ -26,7 +26,7 @@
 #include "services/error.h"
 
 /* shmi_X for the non-typed public routines (generated). */
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 /* The entry points of the common path (put, get, p, g, their nbi forms,
  * atomics) start on a cache line of their own: each is a handful of

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "boot/boot.h"
 #include "core/coll/coll.h"
 #include "core/coll/watch.h"

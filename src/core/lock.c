@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/coll/watch.h"
 #include "core/core_api.h"
 #include "core/engine/engine.h"

@@ -48,7 +48,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/core_api.h"
 #include "core/coll/watch.h"
 #include "core/engine/engine.h"

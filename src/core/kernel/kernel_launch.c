@@ -10,7 +10,7 @@
 #include <sched.h>
 #include <time.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/heap/device_heap.h"
 #include "core/init.h"
 #include "core/kernel/kernel.h"
