@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "boot/boot_pmix.h"
-#include "core/heap/shm_names.h"
+#include "services/shm_names.h"
 #include "services/error.h"
 
 shmi_boot_pmix_t shmi_boot_pmix;

@@ -4,7 +4,6 @@
 libweft_internal_la_SOURCES += \
 	src/core/heap/alloc.c \
 	src/core/heap/shm_object.c \
-	src/core/heap/shm_names.c \
 	src/core/heap/heap.c \
 	src/core/heap/heap_space.c \
 	src/core/heap/data_seg.c \
@@ -13,7 +12,6 @@ libweft_internal_la_SOURCES += \
 noinst_HEADERS += \
 	src/core/heap/alloc.h \
 	src/core/heap/shm_object.h \
-	src/core/heap/shm_names.h \
 	src/core/heap/heap.h \
 	src/core/heap/heap_space.h
 # ---- end of symmetric memory ----

@@ -115,7 +115,7 @@ static void start(const char *routine, int thread_level)
     /* Known before the transports start, so that they can skip locking in
      * programs that are not SHMEM_THREAD_MULTIPLE. */
     shmi_state.thread_level = thread_level;
-    step(shmi_topo_init(), routine, "binding");
+    step(shmi_topo_init(&shmi_state.boot), routine, "binding");
     step(shmi_paths_select(), routine, "transport selection");
     step(shmi_segments_init(), routine, "symmetric segment set-up");
     step(shmi_paths_init(), routine, "transport set-up");
@@ -219,7 +219,7 @@ int shmi_init_thread(int requested, int *provided)
  * or oshrun's report names the PE).
  *
  * The handler runs before the bootstrap's exit watch and the heap's name
- * guard (src/core/heap/shm_names.c), which were registered during
+ * guard (src/services/shm_names.c), which were registered during
  * start-up (handlers run last registered first): after a finalize they
  * find the library finalized and have nothing to do. A nonzero status is
  * left to them: the job ends with that status and the message names the

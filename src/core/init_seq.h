@@ -3,7 +3,8 @@
  * src/core/init.c. Each returns 0 or a negative SHMI_E* code.
  *
  * shmem_init:
- *   shmi_env_load -> shmi_boot_init -> shmi_topo_init (binding)
+ *   shmi_env_load -> shmi_boot_init -> shmi_topo_init (binding; handed
+ *   what boot found)
  *   -> shmi_paths_select (the registry's checks, SHMEM_TRANSPORT)
  *   -> shmi_segments_init (heap, data; publishes its bases)
  *   -> shmi_paths_init (chooses and inits the fabric transport if needed;
@@ -22,6 +23,7 @@
 #ifndef SHMI_INIT_SEQ_H
 #define SHMI_INIT_SEQ_H
 
+#include "topo/topo.h"
 #include "transports/transport.h"
 
 int shmi_paths_select(void);  /* src/core/path_select.c */
@@ -40,7 +42,6 @@ void shmi_paths_finalize(void);
 int shmi_teams_init(void);    /* src/core/team/ */
 void shmi_teams_finalize(void);
 
-int shmi_topo_init(void);     /* src/topo/: binding per SHMEM_BIND */
-void shmi_topo_finalize(void);
+/* shmi_topo_init, shmi_topo_finalize: src/topo/topo.h */
 
 #endif /* SHMI_INIT_SEQ_H */

@@ -4,19 +4,41 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "gpu/gpu_mock.h"
+#include "gpu/gpu_runtime.h"
+
+/* The back ends built into this library, in the order that
+ * SHMEM_DEVICE_BACKEND=auto tries them. */
+static const shmi_gpu_ops_t *const backends[] = {
+#ifdef WEFT_HAVE_CUDA
+    &shmi_gpu_cuda_ops,
+#endif
+#ifdef WEFT_HAVE_HIP
+    &shmi_gpu_hip_ops,
+#endif
+    &shmi_gpu_mock_ops,
+};
+
+#define N_BACKENDS (sizeof(backends) / sizeof(backends[0]))
 
 const shmi_gpu_ops_t *shmi_gpu_backend(const char *name)
 {
-    if (strcmp(name, "mock") == 0)
-        return &shmi_gpu_mock_ops;
-#ifdef WEFT_HAVE_CUDA
-    if (strcmp(name, "cuda") == 0)
-        return &shmi_gpu_cuda_ops;
-#endif
-#ifdef WEFT_HAVE_HIP
-    if (strcmp(name, "hip") == 0)
-        return &shmi_gpu_hip_ops;
-#endif
+    for (size_t i = 0; i < N_BACKENDS; i++)
+        if (strcmp(name, backends[i]->name) == 0)
+            return backends[i];
+    return NULL;
+}
+
+const shmi_gpu_ops_t *shmi_gpu_backend_auto(int *count)
+{
+    for (size_t i = 0; i < N_BACKENDS; i++) {
+        const shmi_gpu_ops_t *g = backends[i];
+
+        *count = 0;
+        if ((g->flags & SHMI_GPU_AUTO) && g->probe(count) == 0 && *count > 0)
+            return g;
+    }
+    *count = 0;
     return NULL;
 }
 

@@ -308,7 +308,7 @@ self_test() {
                'transports/a/y.c:#include "gpu/gpu.h"' \
                'transports/a/z.c:#include "transports/b/b.h"' \
                'src/core/x.c:#include "transports/a/a.h"' \
-               'src/boot/x.c:#include "core/heap/shm_names.h"' \
+               'src/boot/x.c:#include "core/heap/heap.h"' \
                'src/boot/y.c:#include "topo/placement.h"' \
                'src/topo/x.c:#include "core/state.h"' \
                'src/services/y.c:#include "boot/boot.h"' \

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/heap/shm_names.h"
+#include "services/shm_names.h"
 #include "core/state.h"
 #include "services/error.h"
 
