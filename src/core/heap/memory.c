@@ -99,79 +99,117 @@ static uint64_t sym_key(const void *ptr)
     return UINT64_MAX;
 }
 
-static int is_device_ptr(const void *ptr)
-{
-    return ptr && shmi_device_heap_contains(ptr);
-}
-
 /* ---- allocation ---------------------------------------------------------- */
 
-static void *collective_alloc(const char *routine, size_t size, size_t align)
+/* One of the two symmetric heaps as the allocation routines see it: the
+ * host heap (heap.h) and the device heap (device_heap.h) offer the same
+ * calls, so each routine below is written once for both. */
+typedef struct sym_heap {
+    const char *what; /* for messages */
+    const char *env;  /* what sizes it */
+    void *(*alloc)(size_t size, size_t align);
+    void (*free)(const char *routine, void *ptr);
+    int (*resize)(const char *routine, void *ptr, size_t size);
+    size_t (*block_size)(const char *routine, const void *ptr);
+    size_t (*max_align)(void);
+    /* Copies len bytes between two blocks of this heap; 0 or SHMI_E*. */
+    int (*copy)(void *dst, const void *src, size_t len);
+} sym_heap_t;
+
+static int host_copy(void *dst, const void *src, size_t len)
+{
+    memcpy(dst, src, len);
+    return 0;
+}
+
+static int device_copy(void *dst, const void *src, size_t len)
+{
+    return shmi_device_backend()->copy(dst, src, len, SHMI_GPU_D2D);
+}
+
+static const sym_heap_t host_heap = {
+    "symmetric heap", "SHMEM_SYMMETRIC_SIZE", shmi_heap_alloc,
+    shmi_heap_free, shmi_heap_resize, shmi_heap_block_size,
+    shmi_heap_max_align, host_copy};
+static const sym_heap_t device_heap = {
+    "device symmetric heap", "SHMEM_SYMMETRIC_DEVICE_SIZE",
+    shmi_device_heap_alloc, shmi_device_heap_free, shmi_device_heap_resize,
+    shmi_device_heap_block_size, shmi_device_heap_max_align, device_copy};
+
+static const sym_heap_t *heap_of(const void *ptr)
+{
+    return ptr && shmi_device_heap_contains(ptr) ? &device_heap : &host_heap;
+}
+
+static void *collective_alloc(const sym_heap_t *h, const char *routine,
+                              size_t size, size_t align)
 {
     void *p = NULL;
 
     shmi_require_init(routine);
     shmi_coll_enter(routine, &shmem_impl_team_world);
     debug_check(routine, size, align);
-    if (size > 0)
-        p = shmi_heap_alloc(size, align);
-    if (!p && size > 0)
+    if (size > 0 && h == &device_heap && !shmi_device_backend())
         SHMI_LOG(SHMI_LOG_DEBUG, "heap",
-                 "%s(%zu): symmetric heap exhausted "
-                 "(SHMEM_SYMMETRIC_SIZE)",
+                 "%s(%zu): no device heap "
+                 "(SHMEM_DEVICE_BACKEND, SHMEM_SYMMETRIC_DEVICE_SIZE)",
                  routine, size);
+    else if (size > 0 && !(p = h->alloc(size, align)))
+        SHMI_LOG(SHMI_LOG_DEBUG, "heap", "%s(%zu): %s exhausted (%s)",
+                 routine, size, h->what, h->env);
     shmi_barrier_all();
     shmi_coll_leave();
     return p;
 }
 
-void *shmi_malloc(size_t size)
-{
-    return collective_alloc("shmem_malloc", size, 0);
-}
-
 /* count * size, or 0 (with a warning naming the routine) when the product
  * does not fit in size_t: the allocation then fails alike on every PE, as
- * the arguments are the same everywhere. */
-static size_t calloc_bytes(const char *routine, size_t count, size_t size)
+ * the arguments are the same everywhere. Free memory of either heap reads
+ * as zero (heap.h; device_heap.c clears freed blocks): nothing to clear. */
+static void *collective_calloc(const sym_heap_t *h, const char *routine,
+                               size_t count, size_t size)
 {
     if (count && size > SIZE_MAX / count) {
         SHMI_LOG(SHMI_LOG_WARN, "heap",
                  "%s: count %zu times size %zu does not fit in size_t; "
                  "returning NULL",
                  routine, count, size);
-        return 0;
+        return collective_alloc(h, routine, 0, 0);
     }
-    return count * size;
+    return collective_alloc(h, routine, count * size, 0);
 }
 
-/* 1 when alignment is a power of two of at most max; else a warning naming
- * the routine and 0. */
-static int align_ok(const char *routine, size_t alignment, size_t max)
+/* An alignment that is not a power of two of at most the heap's largest
+ * gets a warning naming the routine and NULL, on every PE alike. */
+static void *collective_align(const sym_heap_t *h, const char *routine,
+                              size_t alignment, size_t size)
 {
-    if (alignment && !(alignment & (alignment - 1)) && alignment <= max)
-        return 1;
-    SHMI_LOG(SHMI_LOG_WARN, "heap",
-             "%s: alignment %zu is not a power of two of at most %zu; "
-             "returning NULL",
-             routine, alignment, max);
-    return 0;
+    /* Before the heap exists its largest alignment means nothing. */
+    shmi_require_init(routine);
+    if (!alignment || (alignment & (alignment - 1)) ||
+        alignment > h->max_align()) {
+        SHMI_LOG(SHMI_LOG_WARN, "heap",
+                 "%s: alignment %zu is not a power of two of at most %zu; "
+                 "returning NULL",
+                 routine, alignment, h->max_align());
+        return collective_alloc(h, routine, 0, 0);
+    }
+    return collective_alloc(h, routine, size, alignment);
+}
+
+void *shmi_malloc(size_t size)
+{
+    return collective_alloc(&host_heap, "shmem_malloc", size, 0);
 }
 
 void *shmi_calloc(size_t count, size_t size)
 {
-    /* Free heap memory reads as zero (heap.h): nothing to clear. */
-    return collective_alloc("shmem_calloc",
-                            calloc_bytes("shmem_calloc", count, size), 0);
+    return collective_calloc(&host_heap, "shmem_calloc", count, size);
 }
 
 void *shmi_align(size_t alignment, size_t size)
 {
-    /* Before the heap exists its largest alignment means nothing. */
-    shmi_require_init("shmem_align");
-    if (!align_ok("shmem_align", alignment, shmi_heap_max_align()))
-        return collective_alloc("shmem_align", 0, 0);
-    return collective_alloc("shmem_align", size, alignment);
+    return collective_align(&host_heap, "shmem_align", alignment, size);
 }
 
 void *shmi_malloc_with_hints(size_t size, long hints)
@@ -183,54 +221,24 @@ void *shmi_malloc_with_hints(size_t size, long hints)
      * _SIGNAL_REMOTE) change nothing with one heap and one atomic engine
      * per target, and device memory has routines of its own (below). */
     (void)hints;
-    return collective_alloc("shmem_malloc_with_hints", size, 0);
-}
-
-/* The device heap's collective_alloc. */
-static void *device_alloc(const char *routine, size_t size, size_t align)
-{
-    void *p = NULL;
-
-    shmi_require_init(routine);
-    shmi_coll_enter(routine, &shmem_impl_team_world);
-    debug_check(routine, size, align);
-    if (size > 0 && !shmi_device_backend())
-        SHMI_LOG(SHMI_LOG_DEBUG, "heap",
-                 "%s(%zu): no device heap "
-                 "(SHMEM_DEVICE_BACKEND, SHMEM_SYMMETRIC_DEVICE_SIZE)",
-                 routine, size);
-    else if (size > 0 && !(p = shmi_device_heap_alloc(size, align)))
-        SHMI_LOG(SHMI_LOG_DEBUG, "heap",
-                 "%s(%zu): device symmetric heap exhausted "
-                 "(SHMEM_SYMMETRIC_DEVICE_SIZE)",
-                 routine, size);
-    shmi_barrier_all();
-    shmi_coll_leave();
-    return p;
+    return collective_alloc(&host_heap, "shmem_malloc_with_hints", size, 0);
 }
 
 void *shmix_malloc_device(size_t size)
 {
-    return device_alloc("shmemx_malloc_device", size, 0);
+    return collective_alloc(&device_heap, "shmemx_malloc_device", size, 0);
 }
 
 void *shmix_calloc_device(size_t count, size_t size)
 {
-    const char *r = "shmemx_calloc_device";
-
-    /* Free device memory reads as zero too (freed blocks are cleared,
-     * device_heap.c): nothing to clear. */
-    return device_alloc(r, calloc_bytes(r, count, size), 0);
+    return collective_calloc(&device_heap, "shmemx_calloc_device", count,
+                             size);
 }
 
 void *shmix_align_device(size_t alignment, size_t size)
 {
-    const char *r = "shmemx_align_device";
-
-    shmi_require_init(r);
-    if (!align_ok(r, alignment, shmi_device_heap_max_align()))
-        return device_alloc(r, 0, 0);
-    return device_alloc(r, size, alignment);
+    return collective_align(&device_heap, "shmemx_align_device", alignment,
+                            size);
 }
 
 /* What a binding needs to describe device memory to other libraries
@@ -256,44 +264,27 @@ void shmi_free(void *ptr)
     debug_check("shmem_free", sym_key(ptr), 0);
     shmi_barrier_all();
     shmi_coll_leave();
-    if (is_device_ptr(ptr))
-        shmi_device_heap_free("shmem_free", ptr);
-    else
-        shmi_heap_free("shmem_free", ptr);
+    heap_of(ptr)->free("shmem_free", ptr);
 }
 
-/* Moves a block that cannot grow in place; NULL (and ptr untouched) when no
- * block is large enough. */
-static void *realloc_move(void *ptr, size_t size)
-{
-    size_t old = shmi_heap_block_size("shmem_realloc", ptr);
-    void *p = shmi_heap_alloc(size, 0);
-
-    if (!p)
-        return NULL;
-    memcpy(p, ptr, old < size ? old : size);
-    shmi_heap_free("shmem_realloc", ptr);
-    return p;
-}
-
-/* shmem_realloc of a device block: in place, else a new block and a
- * device-to-device copy. */
-static void *device_realloc(void *ptr, size_t size)
+/* shmem_realloc's block: in place, else a new block of the same heap and a
+ * copy; NULL (and ptr untouched) when no block is large enough. */
+static void *heap_realloc(const sym_heap_t *h, void *ptr, size_t size)
 {
     const char *r = "shmem_realloc";
     size_t old;
     void *p;
 
-    if (shmi_device_heap_resize(r, ptr, size) == 0)
+    if (h->resize(r, ptr, size) == 0)
         return ptr;
-    old = shmi_device_heap_block_size(r, ptr);
-    p = shmi_device_heap_alloc(size, 0);
+    old = h->block_size(r, ptr);
+    p = h->alloc(size, 0);
     if (!p)
         return NULL;
-    if (shmi_device_backend()->copy(p, ptr, old < size ? old : size,
-                                    SHMI_GPU_D2D) != 0)
-        SHMI_FATAL("%s: cannot copy the device block to its new place", r);
-    shmi_device_heap_free(r, ptr);
+    if (h->copy(p, ptr, old < size ? old : size) != 0)
+        SHMI_FATAL("%s: PE %d: cannot copy the block of the %s to its new "
+                   "place", r, shmi_my_pe_fast(), h->what);
+    h->free(r, ptr);
     return p;
 }
 
@@ -302,7 +293,7 @@ void *shmi_realloc(void *ptr, size_t size)
     void *p;
 
     if (!ptr)
-        return collective_alloc("shmem_realloc", size, 0);
+        return collective_alloc(&host_heap, "shmem_realloc", size, 0);
     if (size == 0) {
         shmi_free(ptr);
         return NULL;
@@ -312,12 +303,7 @@ void *shmi_realloc(void *ptr, size_t size)
     debug_check("shmem_realloc", sym_key(ptr), size);
     /* Entry barrier: other PEs may still be using the old block. */
     shmi_barrier_all();
-    if (is_device_ptr(ptr))
-        p = device_realloc(ptr, size);
-    else if (shmi_heap_resize("shmem_realloc", ptr, size) == 0)
-        p = ptr;
-    else
-        p = realloc_move(ptr, size);
+    p = heap_realloc(heap_of(ptr), ptr, size);
     shmi_barrier_all();
     shmi_coll_leave();
     return p;
