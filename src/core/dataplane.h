@@ -36,7 +36,7 @@
 
 /* Fatal, naming routine, when the library is not initialized (before
  * shmem_init, after shmem_finalize): the usual cause of a bad PE or
- * address. Returns otherwise. path.c. */
+ * address. Returns otherwise. dp_check.c. */
 void shmi_dp_check_state(const char *routine);
 
 /* Never returns: names the routine, the PE and what was wrong.

@@ -14,7 +14,7 @@
 #include "core/core_decl.h"
 #include "boot/boot.h"
 #include "core/coll/coll.h"
-#include "core/coll/watch.h"
+#include "core/coll/peer_record.h"
 #include "core/ctx.h"
 #include "core/init.h"
 #include "core/init_seq.h"
@@ -210,7 +210,7 @@ int shmi_init_thread(int requested, int *provided)
  * The exit handler registered at start-up (on the process that started
  * the library, not a forked child) runs for status 0 only. It first
  * completes this PE's own traffic, then waits until every PE is at exit
- * (shmi_watch_exit_wait, src/core/coll/watch.h), so that the finalize's
+ * (shmi_watch_exit_wait, src/core/coll/peer_record.h), so that the finalize's
  * barrier can match no barrier of the program, and then runs the
  * shmem_finalize sequence. When instead the PEs that are not at exit all
  * stay blocked in a wait, they wait for this PE, which will never come:
@@ -297,7 +297,7 @@ static int finalize_seq(int at_exit)
     shmi_coll_leave();
     /* The barrier's own signals are delivered too (they travel on the
      * collectives' context): from now on a PE that still waits for this
-     * one waits in vain (src/core/coll/watch.h). */
+     * one waits in vain (src/core/coll/peer_record.h). */
     shmi_quiet();
     shmi_coll_quiet();
     shmi_watch_set_finalized(); /* and tells every peer, within 1 s */

@@ -31,12 +31,12 @@ int shmi_paths_select(void);  /* src/core/path_select.c */
  * may use transport t; 1 when it may use a network transport. */
 int shmi_path_may_use(const shmt_ops_t *t);
 int shmi_path_network_allowed(void);
-/* src/core/path_select.c, called by src/core/path.c. */
+/* src/core/path_select.c, called by src/core/path_start.c. */
 int shmi_paths_fabric_refused(int any_off);
 void shmi_paths_report_reach(int by_load_store);
-int shmi_paths_init(void);    /* src/core/path.c */
-int shmi_paths_connect(void); /* src/core/path.c */
-void shmi_paths_started(void); /* src/core/path.c: after the first barrier */
+int shmi_paths_init(void);    /* src/core/path_start.c */
+int shmi_paths_connect(void); /* src/core/path_start.c */
+void shmi_paths_started(void); /* src/core/path_start.c: after the first barrier */
 void shmi_paths_finalize(void);
 
 int shmi_teams_init(void);    /* src/core/team/ */

@@ -2,7 +2,7 @@
  * Building the route table (route.h) at connect, from what the transports
  * declare: the load/store transport's mappings (mapped_base), the fabric's
  * reach (reachable) and the atomics engine (shmi_dp_cpu_atomics, chosen by
- * path.c from the fabric's SHMT_CAP_* bits).
+ * path_start.c from the fabric's SHMT_CAP_* bits).
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /*
  * Checks of the stream-ordered routines' arguments (stream.h): the stream
  * handle, as contexts and teams are checked (src/core/ctx.c,
- * src/core/team/team.c), and the buffers and sizes, so that a misuse ends
+ * src/core/team_api.c), and the buffers and sizes, so that a misuse ends
  * the job with a message naming the routine, the PE and the argument
  * instead of a crash, a hang or a misleading message (docs/gpu.md,
  * "Stream-ordered communication").
