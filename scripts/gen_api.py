@@ -12,7 +12,7 @@ Outputs (committed, marked DO NOT EDIT):
                                 C11 generic selections, one file per area
          include/pshmem/*.h     the parts of pshmem.h, one per area
          src/api/gen/*.c        one-line wrappers pshmem_X, shmem_X weak alias
-         src/api/gen/core_decl.h, src/api/gen/gen.mk
+         src/core/core_decl.h, src/api/gen/gen.mk
          docs/api-core.md       the shmi_ functions the core must provide
          tests/gen/typed_lists.h
          include/shmem/device/typed.h     the typed device routines shmemd_X
@@ -356,7 +356,7 @@ def gen_c(f, heading, rs):
     o = [f"/* {BANNER}. */",
          f"/* {heading}: one-line wrappers pshmem_X; shmem_X is a weak alias. */",
          '#include "shmem.h"', '#include "shmemx.h"', '#include "pshmem.h"',
-         "", '#include "core/core_api.h"', '#include "api/gen/core_decl.h"', ""]
+         "", '#include "core/core_api.h"', '#include "core/core_decl.h"', ""]
     lines = []
     for r in rs:
         lines.append((r, f"{r.proto(r.pname)} {{ {r.body} }}"))
@@ -384,7 +384,7 @@ def gen_core_decl_h():
          " * signature (shmemx_X calls shmix_X).  Implemented by hand in src/core;",
          " * see docs/api-core.md.",
          " */",
-         "#ifndef SHMI_API_CORE_DECL_H", "#define SHMI_API_CORE_DECL_H", "",
+         "#ifndef SHMI_CORE_DECL_H", "#define SHMI_CORE_DECL_H", "",
          "#include <stddef.h>", "#include <stdint.h>", "",
          '#include "shmem.h"', '#include "shmemx.h"', ""]
     for f, heading in AREAS:
@@ -393,7 +393,7 @@ def gen_core_decl_h():
             o.append(f"/* {heading} */")
             o += [d + ";" for d in decls]
             o.append("")
-    o.append("#endif /* SHMI_API_CORE_DECL_H */")
+    o.append("#endif /* SHMI_CORE_DECL_H */")
     return "\n".join(o) + "\n"
 
 
@@ -409,7 +409,7 @@ def gen_api_core_md(by_file):
          "functions of `src/core/core_api.h` (`shmi_put`, `shmi_amo`, `shmi_wait`,",
          "`shmi_team_reduce`, `shmi_as_*`, ...).  Every other routine `shmem_X(args)`",
          "calls `shmi_X(args)` with the same signature, declared in",
-         "`src/api/gen/core_decl.h`.  The core must implement these "
+         "`src/core/core_decl.h`.  The core must implement these "
          f"{total} functions:",
          ""]
     for f, heading in AREAS:
@@ -585,7 +585,7 @@ def gen_mk(headers):
     o = [f"# {BANNER}."]
     o += mk_list("libweft_internal_la_SOURCES +=",
                  [f"src/api/gen/{f}.c" for f, _ in AREAS])
-    o += ["noinst_HEADERS += src/api/gen/core_decl.h", "",
+    o += ["noinst_HEADERS += src/core/core_decl.h", "",
           "# The parts of shmem.h and pshmem.h, installed next to them."]
     for sub in PART_DIRS:
         var = sub.split("/")[1] + "parts"
@@ -600,7 +600,7 @@ def check_core_calls(outputs):
     with open(os.path.join(TOP, "src/core/core_api.h"), encoding="utf-8") as f:
         declared = set(re.findall(r"\b(shmi_\w+)\s*\(", f.read()))
     declared |= set(re.findall(r"\b(shmix?_\w+)\s*\(",
-                               outputs["src/api/gen/core_decl.h"]))
+                               outputs["src/core/core_decl.h"]))
     for path, text in outputs.items():
         if path.endswith(".c"):
             for fn in set(re.findall(r"\b(shmix?_\w+)\s*\(", text)):
@@ -630,7 +630,7 @@ def build():
     outputs = dict(headers)
     outputs.update(device)
     outputs.update({
-        "src/api/gen/core_decl.h": gen_core_decl_h(),
+        "src/core/core_decl.h": gen_core_decl_h(),
         "src/api/gen/gen.mk": gen_mk(headers),
         "docs/api-core.md": gen_api_core_md(by_file),
         "tests/gen/typed_lists.h": gen_typed_lists_h(),

@@ -121,7 +121,7 @@ ck_paths() {
 # A job whose last PE (3, on the second node) makes one more
 # shmem_barrier_all than the others: it must end, not hang, with the message
 # naming PE 0, on the first node, which has finalized and exited (the flat
-# barrier makes PE 3 wait for PE 0 itself; src/core/coll/watch_gone.c).
+# barrier makes PE 3 wait for PE 0 itself; src/core/coll/peer_gone.c).
 ck_mismatch() {
     [ "$2" != 0 ] || { echo "the job succeeded"; return 1; }
     [ "$2" != 124 ] || { echo "the job hung"; return 1; }

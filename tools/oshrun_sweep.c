@@ -4,7 +4,7 @@
  * A PE killed outright (SIGKILL, the OOM killer, or the lifeline of
  * oshrun_spawn.c when oshrun itself was killed) cannot remove what it made
  * in /dev/shm: the regions of libfabric's shm provider and Weft's posix heap
- * objects while their names exist (src/core/heap/shm_names.h). A killed
+ * objects while their names exist (src/services/shm_names.h). A killed
  * oshrun leaves its private directory $TMPDIR/oshrun.<pid>.XXXXXX. So:
  *  - at the end of a job, oshrun removes the /dev/shm entries named after
  *    its own PEs, which it has reaped (oshrun_shm_cleanup);
@@ -125,7 +125,7 @@ void oshrun_shm_cleanup(oshrun_job_t *job)
 
 /* A region whose process is gone; a heap object only of an oshrun job
  * whose oshrun is gone too: the names of other launchers' jobs are left to
- * the PEs' own sweep (src/core/heap/shm_names.h), which waits until no
+ * the PEs' own sweep (src/services/shm_names.h), which waits until no
  * start-up can need them. */
 static int stale(const oshrun_job_t *job, long pid, long launcher)
 {

@@ -358,7 +358,8 @@ typedef int shmt_put_tagged_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg,
  * otherwise. A part the base does not point at (NULL) is absent: the
  * transport cannot do any of its operations, and the core routes nothing
  * of that kind to it (an operation a route's transport lacks is an error
- * naming the routine, src/core/path.c, shmi_dp_transport_error, with
+ * naming the routine, shmi_eng_transport_error in
+ * src/core/engine/eng_call.c, with
  * SHMI_ENOSYS). A transport that has a part fills every member the part
  * names, except where a member says otherwise.
  */

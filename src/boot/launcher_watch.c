@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "boot/boot_pmix.h"
-#include "core/heap/shm_names.h"
+#include "services/shm_names.h"
 #include "services/error.h"
 
 /* Status of a PE that ends because its launcher is gone (as after SIGHUP,

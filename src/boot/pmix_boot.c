@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "boot/boot_pmix.h"
-#include "core/heap/shm_names.h"
+#include "services/shm_names.h"
 #include "services/error.h"
 
 shmi_boot_pmix_t shmi_boot_pmix;
@@ -288,7 +288,7 @@ static void sleep_ms(long ms)
  * sometimes does, for 0.1-0.2 s), so a thread removes them again every
  * millisecond meanwhile, for at most ABORT_SWEEP_MS; when PMIx_Abort
  * returns, the caller waits for that thread (the kill usually comes first).
- * oshrun removes what its PEs leave in /dev/shm itself (tools/oshrun_tmp.c).
+ * oshrun removes what its PEs leave in /dev/shm itself (tools/oshrun_sweep.c).
  */
 #define ABORT_SWEEP_MS 2000
 

@@ -6,7 +6,7 @@
  * which the route table holds (route.h: cpu_amo):
  *
  *  - a word mapped here is updated with CPU atomic instructions, unless
- *    shmi_dp_cpu_atomics is 0 (shmi_path_engine, path.c): that is the case
+ *    shmi_dp_cpu_atomics is 0 (shmi_path_engine, path_start.c): that is the case
  *    when the fabric in use does not declare SHMT_CAP_ATOMICS_CPU
  *    (transports/transport.h), and then every atomic, to any PE including
  *    this one, goes through the fabric;

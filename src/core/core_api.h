@@ -11,7 +11,7 @@
  *  - every other routine shmem_X(args) calls shmi_X(args) with the same
  *    signature (shmemx_X calls shmix_X; the deprecated start_pes, _my_pe and
  *    _num_pes call shmi_start_pes, shmi_my_pe, shmi_n_pes). Those are declared
- *    in the generated src/api/gen/core_decl.h and implemented by hand in
+ *    in the generated src/core/core_decl.h and implemented by hand in
  *    src/core.
  *
  * Errors the specification treats as fatal (bad PE, address outside the

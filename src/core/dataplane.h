@@ -26,7 +26,7 @@
 #include "services/error.h"
 
 /* shmi_X for the non-typed public routines (generated). */
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 /* The entry points of the common path (put, get, p, g, their nbi forms,
  * atomics) start on a cache line of their own: each is a handful of
@@ -36,7 +36,7 @@
 
 /* Fatal, naming routine, when the library is not initialized (before
  * shmem_init, after shmem_finalize): the usual cause of a bad PE or
- * address. Returns otherwise. path.c. */
+ * address. Returns otherwise. dp_check.c. */
 void shmi_dp_check_state(const char *routine);
 
 /* Never returns: names the routine, the PE and what was wrong.

@@ -4,16 +4,15 @@
 libweft_internal_la_SOURCES += \
 	src/core/heap/alloc.c \
 	src/core/heap/shm_object.c \
-	src/core/heap/shm_names.c \
 	src/core/heap/heap.c \
 	src/core/heap/heap_space.c \
 	src/core/heap/data_seg.c \
 	src/core/heap/segments.c \
-	src/core/heap/memory.c
+	src/core/sym_alloc.c \
+	src/core/addr_query.c
 noinst_HEADERS += \
 	src/core/heap/alloc.h \
 	src/core/heap/shm_object.h \
-	src/core/heap/shm_names.h \
 	src/core/heap/heap.h \
 	src/core/heap/heap_space.h
 # ---- end of symmetric memory ----
@@ -26,7 +25,8 @@ libweft_internal_la_SOURCES += \
 	src/core/order.c \
 	src/core/wait.c \
 	src/core/ctx.c \
-	src/core/path.c \
+	src/core/path_start.c \
+	src/core/dp_check.c \
 	src/core/range_check.c \
 	src/core/route.c \
 	src/core/engine/eng_call.c \

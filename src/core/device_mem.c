@@ -8,15 +8,12 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "core/dataplane.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/watchdog.h"
-#include "gpu/gpu_mock.h"
 #include "services/backoff.h"
-#include "services/env.h"
 
 int shmi_device_active;
 
@@ -50,28 +47,11 @@ int shmi_device_fabric_view(void **addr, size_t *size, shmi_mem_kind_t *kind,
 {
     const shmi_gpu_ops_t *g = shmi_device_backend();
     char *base = shmi_state.seg[SHMI_SEG_DEVICE].base;
-    shmi_gpu_hmem_t hm;
 
     if (!g || !base)
         return SHMI_ENODEV;
     *size = shmi_state.seg[SHMI_SEG_DEVICE].size;
-    *device = 0;
-    if (g == &shmi_gpu_mock_ops) {
-        /* The mock stands for a GPU a NIC reaches only when asked to. */
-        const char *dma = shmi_env.DEVICE_MOCK_DMA;
-
-        if (strcmp(dma, "host") != 0 && strcmp(dma, "cuda") != 0)
-            return SHMI_ENOTSUP;
-        *kind = strcmp(dma, "cuda") == 0 ? SHMI_MEM_CUDA : SHMI_MEM_HOST;
-        return shmi_gpu_mock_dma_view(base, *size, addr);
-    }
-    hm = g->hmem();
-    if (hm.kind == SHMI_MEM_HOST) /* device memory it cannot name */
-        return SHMI_ENOTSUP;
-    *kind = hm.kind;
-    *device = hm.device;
-    *addr = base;
-    return 0;
+    return g->fabric_view(base, *size, addr, kind, device);
 }
 
 static int cmp_u64(uint64_t v, int cmp, uint64_t value)

@@ -36,9 +36,9 @@ static inline int shmi_device_touches(const void *addr, size_t len)
 char *shmi_device_peer_ptr(int pe, size_t off);
 
 /* What a fabric may register of this PE's device heap: the address
- * (*addr, *size; the mock's DMA view with SHMEM_DEVICE_MOCK_DMA=host or
- * cuda), what memory it is and on which GPU. SHMI_ENOTSUP when no NIC may
- * be handed it, SHMI_ENODEV without a device heap. */
+ * (*addr, *size), what memory it is and on which GPU, as the back end's
+ * fabric_view says (services/gpu_ops.h). SHMI_ENOTSUP when no NIC may be
+ * handed it, SHMI_ENODEV without a device heap. */
 int shmi_device_fabric_view(void **addr, size_t *size, shmi_mem_kind_t *kind,
                             int *device);
 

@@ -7,7 +7,7 @@
 
 #include "transports/transport.h"
 
-/* The table, its fabric_up set: path.c hands it to the transports in the
+/* The table, its fabric_up set: path_start.c hands it to the transports in the
  * job before they start (fabric_up: 1 when a network transport started). */
 const shmt_host_t *shmi_host_path(int fabric_up);
 

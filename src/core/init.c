@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "boot/boot.h"
 #include "core/coll/coll.h"
-#include "core/coll/watch.h"
+#include "core/coll/peer_record.h"
 #include "core/ctx.h"
 #include "core/init.h"
 #include "core/init_seq.h"
@@ -115,7 +115,7 @@ static void start(const char *routine, int thread_level)
     /* Known before the transports start, so that they can skip locking in
      * programs that are not SHMEM_THREAD_MULTIPLE. */
     shmi_state.thread_level = thread_level;
-    step(shmi_topo_init(), routine, "binding");
+    step(shmi_topo_init(&shmi_state.boot), routine, "binding");
     step(shmi_paths_select(), routine, "transport selection");
     step(shmi_segments_init(), routine, "symmetric segment set-up");
     step(shmi_paths_init(), routine, "transport set-up");
@@ -210,7 +210,7 @@ int shmi_init_thread(int requested, int *provided)
  * The exit handler registered at start-up (on the process that started
  * the library, not a forked child) runs for status 0 only. It first
  * completes this PE's own traffic, then waits until every PE is at exit
- * (shmi_watch_exit_wait, src/core/coll/watch.h), so that the finalize's
+ * (shmi_watch_exit_wait, src/core/coll/peer_record.h), so that the finalize's
  * barrier can match no barrier of the program, and then runs the
  * shmem_finalize sequence. When instead the PEs that are not at exit all
  * stay blocked in a wait, they wait for this PE, which will never come:
@@ -219,7 +219,7 @@ int shmi_init_thread(int requested, int *provided)
  * or oshrun's report names the PE).
  *
  * The handler runs before the bootstrap's exit watch and the heap's name
- * guard (src/core/heap/shm_names.c), which were registered during
+ * guard (src/services/shm_names.c), which were registered during
  * start-up (handlers run last registered first): after a finalize they
  * find the library finalized and have nothing to do. A nonzero status is
  * left to them: the job ends with that status and the message names the
@@ -297,7 +297,7 @@ static int finalize_seq(int at_exit)
     shmi_coll_leave();
     /* The barrier's own signals are delivered too (they travel on the
      * collectives' context): from now on a PE that still waits for this
-     * one waits in vain (src/core/coll/watch.h). */
+     * one waits in vain (src/core/coll/peer_record.h). */
     shmi_quiet();
     shmi_coll_quiet();
     shmi_watch_set_finalized(); /* and tells every peer, within 1 s */

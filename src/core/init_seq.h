@@ -3,7 +3,8 @@
  * src/core/init.c. Each returns 0 or a negative SHMI_E* code.
  *
  * shmem_init:
- *   shmi_env_load -> shmi_boot_init -> shmi_topo_init (binding)
+ *   shmi_env_load -> shmi_boot_init -> shmi_topo_init (binding; handed
+ *   what boot found)
  *   -> shmi_paths_select (the registry's checks, SHMEM_TRANSPORT)
  *   -> shmi_segments_init (heap, data; publishes its bases)
  *   -> shmi_paths_init (chooses and inits the fabric transport if needed;
@@ -22,6 +23,7 @@
 #ifndef SHMI_INIT_SEQ_H
 #define SHMI_INIT_SEQ_H
 
+#include "topo/topo.h"
 #include "transports/transport.h"
 
 int shmi_paths_select(void);  /* src/core/path_select.c */
@@ -29,18 +31,17 @@ int shmi_paths_select(void);  /* src/core/path_select.c */
  * may use transport t; 1 when it may use a network transport. */
 int shmi_path_may_use(const shmt_ops_t *t);
 int shmi_path_network_allowed(void);
-/* src/core/path_select.c, called by src/core/path.c. */
+/* src/core/path_select.c, called by src/core/path_start.c. */
 int shmi_paths_fabric_refused(int any_off);
 void shmi_paths_report_reach(int by_load_store);
-int shmi_paths_init(void);    /* src/core/path.c */
-int shmi_paths_connect(void); /* src/core/path.c */
-void shmi_paths_started(void); /* src/core/path.c: after the first barrier */
+int shmi_paths_init(void);    /* src/core/path_start.c */
+int shmi_paths_connect(void); /* src/core/path_start.c */
+void shmi_paths_started(void); /* src/core/path_start.c: after the first barrier */
 void shmi_paths_finalize(void);
 
 int shmi_teams_init(void);    /* src/core/team/ */
 void shmi_teams_finalize(void);
 
-int shmi_topo_init(void);     /* src/topo/: binding per SHMEM_BIND */
-void shmi_topo_finalize(void);
+/* shmi_topo_init, shmi_topo_finalize: src/topo/topo.h */
 
 #endif /* SHMI_INIT_SEQ_H */

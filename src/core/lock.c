@@ -21,7 +21,7 @@
  * list: programs hold few locks at once), and shmem_clear_lock of a lock
  * not in it, or shmem_set_lock of one already in it (which would wait for
  * itself), ends the job with a message. A PE waiting for the hand-over from
- * a predecessor that has finalized ends the job too (src/core/coll/watch.h);
+ * a predecessor that has finalized ends the job too (src/core/coll/peer_record.h);
  * one that waits SHMEM_WATCHDOG seconds reports it (src/core/watchdog.h).
  */
 #include "config.h"
@@ -32,8 +32,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "api/gen/core_decl.h"
-#include "core/coll/watch.h"
+#include "core/core_decl.h"
+#include "core/coll/peer_record.h"
 #include "core/core_api.h"
 #include "core/engine/engine.h"
 #include "core/progress.h"

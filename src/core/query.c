@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/init.h"
 #include "core/state.h"
 #include "shmem.h"

@@ -1,10 +1,10 @@
 /*
  * Building the route table (route.h) at connect, from what the transports
  * declare: the load/store transport's mappings (mapped_base), the fabric's
- * reach (reachable), the parts it has (shmi_route_fabric, which path.c
- * fills from them: rma, atomic, msg, word, tagged) and the atomics engine
- * (shmi_dp_cpu_atomics, chosen by path.c from the fabric's SHMT_CAP_*
- * bits).
+ * reach (reachable), the parts it has (shmi_route_fabric, which
+ * path_start.c fills from them: rma, atomic, msg, word, tagged) and the
+ * atomics engine (shmi_dp_cpu_atomics, chosen by path_start.c from the
+ * fabric's SHMT_CAP_* bits).
  */
 #include "config.h"
 

@@ -72,11 +72,11 @@ static inline const shmi_route_t *shmi_route_of(int pe, int seg)
 }
 
 /* The fabric's route, the same for every (pe, seg) it reaches: its
- * transport and endpoint slot while a fabric runs (path.c sets it when it
+ * transport and endpoint slot while a fabric runs (path_start.c sets it when it
  * starts one), empty otherwise. */
 extern shmi_route_t shmi_route_fabric;
 
-/* The device transport's route, likewise (path.c sets it when a device
+/* The device transport's route, likewise (path_start.c sets it when a device
  * transport starts): every (pe, SHMI_SEG_DEVICE), and any call whose local
  * buffer is device memory. */
 extern shmi_route_t shmi_route_device;
@@ -84,7 +84,7 @@ extern shmi_route_t shmi_route_device;
 /* "heap", "data", "device": the segments' names in messages. */
 extern const char *const shmi_route_seg_name[SHMI_SEG_COUNT];
 
-/* Builds the table (path.c calls it at connect, after every transport
+/* Builds the table (path_start.c calls it at connect, after every transport
  * connected and the atomics engine is chosen): local is the load/store
  * transport when it runs (NULL otherwise); hide_peers (SHMEM_LOCAL_OFF_PES
  * lists this PE) leaves every other PE to the fabric. 0 or a negative

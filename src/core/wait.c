@@ -20,7 +20,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "core/coll/watch.h"
+#include "core/coll/peer_record.h"
 #include "core/dataplane.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
@@ -258,7 +258,7 @@ static void shmi_wait_say(const void *arg, char *buf, size_t len)
  * other PE has finalized, nothing can change this PE's ivars any more (a
  * thread of this PE could in SHMEM_THREAD_MULTIPLE, which is left alone),
  * and the wait ends the job. Only PEs whose heap this PE maps can be seen
- * to have finalized (watch.h), so a job spread over nodes is never judged.
+ * to have finalized (peer_record.h), so a job spread over nodes is never judged.
  */
 static void shmi_wait_watch(const shmi_wreq_t *r, shmi_backoff_t *b)
 {

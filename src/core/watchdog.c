@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "core/coll/watch.h"
+#include "core/coll/peer_record.h"
 #include "core/state.h"
 #include "core/team/team.h"
 #include "core/watchdog.h"
@@ -23,7 +23,7 @@ static unsigned long long shmi_watchdog_ns;
 
 /* The wait the calling thread is timing: a thread is blocked in one wait
  * at a time. A new wait is known by its back-off (b->watch_ns is 0 until
- * shmi_watch_due first sees it, watch.h). */
+ * shmi_watch_due first sees it, peer_record.h). */
 typedef struct shmi_watchdog_wait {
     const shmi_backoff_t *b;  /* the wait's back-off, NULL: none */
     unsigned long long since; /* when it spun past SHMEM_WAIT_SPIN, ns */

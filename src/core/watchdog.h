@@ -7,7 +7,7 @@
  *
  * The waits that can only end through another PE (collectives, locks,
  * shmem_wait_until and friends, signal waits, a stream wait at finalize)
- * replace their call of shmi_watch_due (src/core/coll/watch.h) by
+ * replace their call of shmi_watch_due (src/core/coll/peer_record.h) by
  * shmi_watchdog_due, which returns the same answer and times the wait on
  * the side. It runs only on the slow path of a wait, past spinning, where
  * shmi_watch_due already reads the clock on every poll: the watchdog reads
@@ -61,7 +61,7 @@ int shmi_watchdog_due(shmi_backoff_t *b, shmi_watchdog_say_t say,
  * a device wait): call it before each shmi_backoff_wait(b) of an
  * unsuccessful poll. While the loop spins it is one comparison; past that,
  * shmi_watchdog_due. Like every user of shmi_watch_due, such a wait counts
- * as blocked for a PE waiting at exit (shmi_watch_exit_wait, watch.h): use
+ * as blocked for a PE waiting at exit (shmi_watch_exit_wait, peer_record.h): use
  * it only for waits that need another PE (or the program) to end them.
  */
 static inline void shmi_watchdog_check(shmi_backoff_t *b,

@@ -18,13 +18,14 @@
 
 #include "services/gpu_ops.h"
 
-extern const shmi_gpu_ops_t shmi_gpu_cuda_ops;
-extern const shmi_gpu_ops_t shmi_gpu_hip_ops;
-extern const shmi_gpu_ops_t shmi_gpu_mock_ops;
-
 /* The back end named `name` ("cuda", "hip", "mock"), or NULL if unknown or
  * not built into this library. */
 const shmi_gpu_ops_t *shmi_gpu_backend(const char *name);
+
+/* The first back end built into this library that SHMEM_DEVICE_BACKEND=auto
+ * may choose (SHMI_GPU_AUTO) and whose probe finds a device, with *count its
+ * devices; NULL (*count = 0) when none does. */
+const shmi_gpu_ops_t *shmi_gpu_backend_auto(int *count);
 
 /*
  * The device this PE uses: SHMEM_DEVICE_ID when set (>= 0), else its local

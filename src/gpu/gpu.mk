@@ -1,7 +1,7 @@
 # Device memory back ends. cuda and hip are built only when configure finds
 # their headers, each in its own convenience library so that their include
 # flags stay out of the rest of the tree; the runtimes are dlopen'ed.
-libweft_internal_la_SOURCES += src/gpu/gpu.c src/gpu/gpu_mock.c src/gpu/gpu_mock_stream.c \
+libweft_internal_la_SOURCES += src/gpu/gpu_choice.c src/gpu/gpu_mock.c src/gpu/gpu_mock_stream.c \
 	src/gpu/gpu_mock_launch.c src/core/heap/device_heap.c src/core/device_mem.c
 noinst_HEADERS += src/gpu/gpu.h src/gpu/gpu_mock.h \
 	src/core/heap/device_heap.h src/core/device_mem.h

@@ -93,18 +93,6 @@ static const char *const kernels_names[SHMI_OP_COUNT][KC_COUNT] = {
                       [KC_CF64] = "weft_reduce_prod_cf64"},
 };
 
-/* 0..3 for 1, 2, 4, 8 bytes; -1 for another width. */
-static int kernels_width(size_t size)
-{
-    switch (size) {
-    case 1: return 0;
-    case 2: return 1;
-    case 4: return 2;
-    case 8: return 3;
-    default: return -1;
-    }
-}
-
 /* The class of kernel that computes op on dt, or -1. Long double has no
  * device type (x87 extended precision). */
 static int kernels_class_of(shmi_op_t op, shmi_dtype_t dt)
@@ -115,7 +103,7 @@ static int kernels_class_of(shmi_op_t op, shmi_dtype_t dt)
     if (!shmi_reduce_valid(op, dt) || dt == SHMI_DT_LONGDOUBLE)
         return -1;
     size = shmi_dtype_size(dt);
-    w = kernels_width(size);
+    w = shmi_width_index(size);
     switch (shmi_dtype_kind(dt)) {
     case SHMI_DK_SIGNED:
         if (w < 0)

@@ -41,6 +41,7 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_mock.h"
 #include "services/cpu_ops.h"
+#include "services/env.h"
 #include "services/reduce_ops.h"
 #include "services/error.h"
 
@@ -401,9 +402,25 @@ static shmi_gpu_hmem_t mock_hmem(void)
     return (shmi_gpu_hmem_t){SHMI_MEM_HOST, 0};
 }
 
+/* The mock stands for a GPU a NIC reaches only when asked to
+ * (SHMEM_DEVICE_MOCK_DMA): then through its DMA view, registered as host
+ * memory or as CUDA memory. */
+static int mock_fabric_view(void *base, size_t size, void **addr,
+                            shmi_mem_kind_t *kind, int *device)
+{
+    const char *dma = shmi_env.DEVICE_MOCK_DMA;
+
+    if (strcmp(dma, "host") != 0 && strcmp(dma, "cuda") != 0)
+        return SHMI_ENOTSUP;
+    *kind = strcmp(dma, "cuda") == 0 ? SHMI_MEM_CUDA : SHMI_MEM_HOST;
+    *device = 0;
+    return shmi_gpu_mock_dma_view(base, size, addr);
+}
+
 const shmi_gpu_ops_t shmi_gpu_mock_ops = {
     .size = sizeof(shmi_gpu_ops_t),
     .name = "mock",
+    .flags = SHMI_GPU_OWN_STREAMS, /* and never chosen by auto */
     .probe = mock_probe,
     .select = mock_select,
     .alloc = mock_alloc,
@@ -415,6 +432,7 @@ const shmi_gpu_ops_t shmi_gpu_mock_ops = {
     .atomic = mock_atomic,
     .is_device = mock_is_device,
     .hmem = mock_hmem,
+    .fabric_view = mock_fabric_view,
     .stream_create = shmi_gpu_mock_stream_create,
     .stream_destroy = shmi_gpu_mock_stream_destroy,
     .stream_sync = shmi_gpu_mock_stream_sync,
@@ -424,4 +442,7 @@ const shmi_gpu_ops_t shmi_gpu_mock_ops = {
     .host_alloc = mock_host_alloc,
     .host_free = mock_host_free,
     .launch = shmi_gpu_mock_launch,
+    .host_thread = shmi_gpu_mock_thread,
+    .host_block_sync = shmi_gpu_mock_block_sync,
+    .host_warp_sync = shmi_gpu_mock_warp_sync,
 };

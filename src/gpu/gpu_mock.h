@@ -10,6 +10,8 @@
 #include "services/gpu_ops.h"
 #include "shmem/device/abi.h"
 
+extern const shmi_gpu_ops_t shmi_gpu_mock_ops;
+
 /*
  * A read-write mapping of the mock allocation at ptr (size bytes, an own
  * allocation, not an import) that only the fabric's registration uses: the

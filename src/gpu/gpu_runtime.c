@@ -509,10 +509,27 @@ static shmi_gpu_hmem_t rt_hmem(void)
                              cur.device};
 }
 
+/* A NIC registers the device memory itself, where libfabric knows the
+ * runtime's memory (FI_HMEM). */
+static int rt_fabric_view(void *base, size_t size, void **addr,
+                          shmi_mem_kind_t *kind, int *device)
+{
+    shmi_gpu_hmem_t hm = rt_hmem();
+
+    (void)size;
+    if (hm.kind == SHMI_MEM_HOST) /* device memory it cannot name */
+        return SHMI_ENOTSUP;
+    *kind = hm.kind;
+    *device = hm.device;
+    *addr = base;
+    return 0;
+}
+
 /* The back ends: the same functions, one probe each. */
 #define RT_OPS(NAME, PROBE)                                                    \
     {                                                                          \
         .size = sizeof(shmi_gpu_ops_t), .name = NAME, .probe = PROBE,          \
+        .flags = SHMI_GPU_AUTO, .fabric_view = rt_fabric_view,                 \
         .select = rt_select, .alloc = rt_alloc, .free = rt_free,               \
         .ipc_export = rt_ipc_export, .ipc_import = rt_ipc_import,              \
         .ipc_close = rt_ipc_close, .copy = rt_copy, .atomic = rt_atomic,       \

@@ -20,6 +20,10 @@
 
 #include "gpu/gpu.h"
 
+/* The back ends made of it (gpu_runtime.c), where configure found them. */
+extern const shmi_gpu_ops_t shmi_gpu_cuda_ops;
+extern const shmi_gpu_ops_t shmi_gpu_hip_ops;
+
 /* Size of cudaIpcMemHandle_t and hipIpcMemHandle_t (checked by the tables). */
 #define SHMI_GPU_RT_IPC_BYTES 64
 /* Room for a pointer-attributes structure of either runtime. */

@@ -29,7 +29,7 @@ typedef struct shmi_backoff {
     unsigned long polls;         /* unsuccessful polls so far */
     long sleep_ns;               /* next sleep, once sleeping */
     unsigned long long watch_ns; /* when the loop next looks at its peers
-                                    (src/core/coll/watch.h); 0: not yet */
+                                    (src/core/coll/peer_record.h); 0: not yet */
 } shmi_backoff_t;
 
 static inline void shmi_backoff_init(shmi_backoff_t *b)
@@ -64,14 +64,14 @@ extern int shmi_backoff_may_sleep;
 int shmi_backoff_configure(int sharers, int ncpus);
 
 /* What every poll drives: the progress of the transports in use (set by
- * the core at start-up, src/core/path.c), NULL when none needs it, so that
+ * the core at start-up, src/core/path_start.c), NULL when none needs it, so that
  * a load/store-only job polls with no call. */
 extern void (*shmi_backoff_progress)(void);
 
 /*
  * What a transport asks the core when an operation to a peer cannot go on,
  * so that it never retries forever against a PE that is gone (set by the
- * core at start-up, src/core/coll/watch_gone.c; NULL where no core runs,
+ * core at start-up, src/core/coll/peer_gone.c; NULL where no core runs,
  * as in the transports' own tests). Asked only off the fast path: now and
  * then from a retry or wait loop that is not getting anywhere, and at an
  * error completion. why:
@@ -86,7 +86,7 @@ extern void (*shmi_backoff_progress)(void);
  * shmem_finalize and the peer is gone or the time to tell it so is over),
  * and does not return when the target has called shmem_finalize and exited
  * while this PE still needed it: the job ends with the message a
- * collective gives for that (src/core/coll/watch.h).
+ * collective gives for that (src/core/coll/peer_record.h).
  */
 enum { SHMI_GONE_POST, SHMI_GONE_FAILED, SHMI_GONE_STALLED };
 extern int (*shmi_backoff_peer_gone)(int pe, int why);

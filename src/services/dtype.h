@@ -68,4 +68,18 @@ static inline shmi_dkind_t shmi_dtype_kind(shmi_dtype_t dt)
     return shmi_dtype_table[dt].kind;
 }
 
+/* The index of a width among 1, 2, 4 and 8 bytes (0..3), or -1 for another
+ * width: the row of a table with one entry per integer width (reduction
+ * kernels, device kernels, a transport's atomics). */
+static inline int shmi_width_index(size_t size)
+{
+    switch (size) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    default: return -1;
+    }
+}
+
 #endif /* SHMI_DTYPE_H */

@@ -15,6 +15,7 @@
 #include "services/dtype.h"
 #include "services/mem_kind.h"
 #include "services/reduce_ops.h"
+#include "shmem/device/abi.h"
 
 /* Direction of a copy, as the runtimes name them. */
 typedef enum shmi_gpu_copy {
@@ -35,9 +36,19 @@ typedef struct shmi_gpu_hmem {
     int device;           /* the device ordinal */
 } shmi_gpu_hmem_t;
 
+/* What a back end says of itself (shmi_gpu_ops_t, flags), so that the
+ * core decides by what a back end is, never by its name. */
+/* SHMEM_DEVICE_BACKEND=auto may choose it: a runtime of real devices (the
+ * mock is chosen only by name). */
+#define SHMI_GPU_AUTO 0x1u
+/* Its only streams are the ones stream_create made: any other pointer is
+ * no stream, and the core says so instead of passing it on. */
+#define SHMI_GPU_OWN_STREAMS 0x2u
+
 typedef struct shmi_gpu_ops {
     size_t size;      /* sizeof(shmi_gpu_ops_t) the back end was built with */
-    const char *name; /* "cuda", "hip", "mock" */
+    const char *name; /* "cuda", "hip", "mock": for messages */
+    unsigned flags;   /* SHMI_GPU_* */
 
     /* Loads the runtime and counts devices. SHMI_ENODEV (with *count = 0)
      * when the runtime or a device is missing; never crashes. */
@@ -69,6 +80,11 @@ typedef struct shmi_gpu_ops {
 
     /* How a network device must be told about this memory. */
     shmi_gpu_hmem_t (*hmem)(void);
+    /* What a NIC registers for the allocation at base (size bytes, an own
+     * allocation): *addr, and what to tell the NIC about it (*kind,
+     * *device). SHMI_ENOTSUP when no NIC can reach it. */
+    int (*fabric_view)(void *base, size_t size, void **addr,
+                       shmi_mem_kind_t *kind, int *device);
 
     /*
      * Streams: the back end's in-order queues of device work (cudaStream_t,
@@ -123,6 +139,16 @@ typedef struct shmi_gpu_ops {
     int (*launch)(const void *func, const unsigned grid[3],
                   const unsigned block[3], void **args, size_t shared_bytes,
                   void *stream);
+    /*
+     * Device code compiled as host code (the mock's kernels, run by host
+     * threads standing in for GPU threads) asks these of libweft: the
+     * calling thread's place in its grid (NULL outside a kernel),
+     * __syncthreads and __syncwarp (nothing outside a kernel). NULL where
+     * device code runs on the device (cuda, hip).
+     */
+    const shmemd_host_thread_t *(*host_thread)(void);
+    void (*host_block_sync)(void);
+    void (*host_warp_sync)(void);
 } shmi_gpu_ops_t;
 
 #endif /* SHMI_GPU_OPS_H */

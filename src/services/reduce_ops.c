@@ -91,16 +91,6 @@ static const shmi_kernels_t shmi_k_ld =
 static const shmi_kernels_t shmi_k_cf = SHMI_ARITH(cf, NULL, NULL);
 static const shmi_kernels_t shmi_k_cd = SHMI_ARITH(cd, NULL, NULL);
 
-static int shmi_width_index(size_t size)
-{
-    switch (size) {
-    case 1: return 0;
-    case 2: return 1;
-    case 4: return 2;
-    default: return 3;
-    }
-}
-
 static const shmi_kernels_t *shmi_kernels_of(shmi_dtype_t dt)
 {
     switch (dt) {

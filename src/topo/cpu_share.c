@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "core/state.h"
 #include "services/error.h"
 #include "topo/cpu_share.h"
+#include "topo/topo.h"
 
 #define SHMI_CPUS_KEY "weft.cpus"
 
@@ -27,7 +27,7 @@ int shmi_topo_cpus_publish(void)
 {
     cpu_set_t set;
 
-    if (shmi_state.boot.local_size <= 1)
+    if (shmi_topo_boot()->local_size <= 1)
         return 0;
     cpus_of_self(&set);
     return shmi_boot_put(SHMI_CPUS_KEY, &set, sizeof(set));
@@ -35,7 +35,7 @@ int shmi_topo_cpus_publish(void)
 
 int shmi_topo_cpu_sharers(int *sharers, int *ncpus)
 {
-    const shmi_boot_info_t *bi = &shmi_state.boot;
+    const shmi_boot_info_t *bi = shmi_topo_boot();
     cpu_set_t mine, theirs, both;
     int n = 1;
 

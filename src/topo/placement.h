@@ -39,7 +39,4 @@ int shmi_topo_load(hwloc_topology_t *topo, const char *xml);
  * NULL when hwloc cannot load the topology. src/topo/topo.c */
 const shmi_placement_t *shmi_topo_placement(void);
 
-/* Releases the topology; called from shmem_finalize. */
-void shmi_topo_finalize(void);
-
 #endif /* SHMI_PLACEMENT_H */

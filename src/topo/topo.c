@@ -11,30 +11,39 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "core/init_seq.h"
-#include "core/state.h"
 #include "services/env.h"
 #include "services/error.h"
 #include "topo/cpu_share.h"
 #include "topo/placement.h"
+#include "topo/topo.h"
 
 static shmi_placement_t placement;
 static int placement_ret = SHMI_ENODEV;
 static pthread_once_t placement_once = PTHREAD_ONCE_INIT;
 static hwloc_topology_t topology; /* kept for binding; freed at exit */
+static const shmi_boot_info_t *topo_boot; /* handed in by shmi_topo_init */
+
+const shmi_boot_info_t *shmi_topo_boot(void)
+{
+    return topo_boot;
+}
 
 static void placement_compute(void)
 {
+    const shmi_boot_info_t *b = topo_boot;
+
+    if (!b)
+        return; /* before shmi_topo_init: no PE to place yet */
     placement_ret = shmi_topo_load(&topology, NULL);
     if (placement_ret != 0) {
         SHMI_LOG(SHMI_LOG_WARN, "topo", "hwloc could not load the topology");
         return;
     }
-    placement_ret = shmi_topo_place(topology, shmi_state.boot.local_rank,
-                                    shmi_state.boot.local_size, &placement);
+    placement_ret = shmi_topo_place(topology, b->local_rank,
+                                    b->local_size, &placement);
     SHMI_LOG(SHMI_LOG_DEBUG, "topo",
              "local rank %d of %d: gpu %d of %d, nic '%s' of %d, numa %d, "
-             "core %d", shmi_state.boot.local_rank, shmi_state.boot.local_size,
+             "core %d", b->local_rank, b->local_size,
              placement.gpu, placement.ngpus, placement.nic, placement.nnics,
              placement.numa, placement.core);
 }
@@ -66,8 +75,9 @@ static int topo_bind(const char *bind)
     return 0;
 }
 
-int shmi_topo_init(void)
+int shmi_topo_init(const shmi_boot_info_t *boot)
 {
+    topo_boot = boot;
     if (strcmp(shmi_env.BIND, "none") != 0)
         (void)topo_bind(shmi_env.BIND); /* a hint: never fails start-up */
     /* The cores this PE may run on now, bound or not, for the wait

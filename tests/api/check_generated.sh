@@ -11,7 +11,7 @@ mkdir -p "$tmp/src/core"
 cp -R "$S/scripts" "$S/include" "$S/docs" "$S/configure.ac" "$tmp/" || exit 1
 mkdir -p "$tmp/src/api" "$tmp/tests"
 cp -R "$S/src/api/gen" "$tmp/src/api/" && cp -R "$S/tests/gen" "$tmp/tests/" || exit 1
-cp "$S/src/core/core_api.h" "$tmp/src/core/" || exit 1
+cp "$S/src/core/core_api.h" "$S/src/core/core_decl.h" "$tmp/src/core/" || exit 1
 mkdir -p "$tmp/src/core/kernel"
 cp "$S/src/core/kernel/routine_names.c" "$tmp/src/core/kernel/" || exit 1
 python3 "$tmp/scripts/gen_api.py" --check || { echo "scratch copy differs"; exit 1; }

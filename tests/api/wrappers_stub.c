@@ -12,7 +12,7 @@
 
 #include "shmem.h"
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "typed_lists.h"
 
 struct shmem_impl_ctx {

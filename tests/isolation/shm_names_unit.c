@@ -1,5 +1,5 @@
 /*
- * Unit test of src/core/heap/shm_names.c, without any PE: a process that
+ * Unit test of src/services/shm_names.c, without any PE: a process that
  * holds a POSIX heap object name and ends by a signal, by exit() or by the
  * fatal path leaves no name in /dev/shm; a signal first removes the name,
  * then does what it did before (default action, the program's handler, or
@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/heap/shm_names.h"
+#include "services/shm_names.h"
 #include "core/heap/shm_object.h"
 #include "core/state.h"
 #include "services/error.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sweep of stale heap object names (src/core/heap/shm_names.h): a job
+# The sweep of stale heap object names (src/services/shm_names.h): a job
 # with SHMEM_HEAP_OBJECT=posix removes, when it starts, the names in
 # /dev/shm that a killed Weft job of this user left there long ago, and
 # nothing else: not a fresh name (a job may be starting), not a name of a

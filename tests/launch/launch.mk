@@ -7,8 +7,8 @@ check_PROGRAMS += tests/launch/boot_hello tests/launch/shmem_hello \
 	tests/launch/start_pes_exit
 tests_launch_boot_hello_SOURCES = \
 	tests/launch/boot_hello.c \
-	tests/launch/boot_shim.c \
 	src/services/error.c \
+	src/services/shm_names.c \
 	src/boot/pmix_boot.c \
 	src/boot/launcher_watch.c \
 	src/boot/locality.c \

@@ -5,8 +5,8 @@
 # Python, make and case files, and the whole text of Markdown files, takes
 # each word that looks like a file of the project (one that ends in .c, .h,
 # .md, .sh, .py, .mk or .cases), and looks for it:
-#   - from the top of the tree (src/core/path.c),
-#   - from the citing file's folder (path.c next to it),
+#   - from the top of the tree (src/core/rma.c),
+#   - from the citing file's folder (rma.c next to it),
 #   - as the end of a tracked path (core/dataplane.h, heap/alloc.h),
 #   - a bare name (amo.c) anywhere in the tree.
 # Names that are not files of the project (system headers, examples) are

@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 float pshmem_float_fetch(const float *source, int pe) { float old; shmi_amo("shmem_float_fetch", SHMEM_CTX_DEFAULT, SHMI_AMO_FETCH, SHMI_DT_FLOAT, (void *)source, NULL, NULL, &old, pe); return old; }
 #pragma weak shmem_float_fetch = pshmem_float_fetch

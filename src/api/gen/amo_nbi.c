@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 void pshmem_float_atomic_fetch_nbi(float *fetch, const float *source, int pe) { shmi_amo_nbi("shmem_float_atomic_fetch_nbi", SHMEM_CTX_DEFAULT, SHMI_AMO_FETCH, SHMI_DT_FLOAT, (void *)source, NULL, NULL, fetch, pe); }
 #pragma weak shmem_float_atomic_fetch_nbi = pshmem_float_atomic_fetch_nbi

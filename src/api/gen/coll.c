@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 void pshmem_barrier_all(void) { shmi_barrier_all(); }
 #pragma weak shmem_barrier_all = pshmem_barrier_all

@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 void pshmem_short_and_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) { shmi_as_reduce("shmem_short_and_to_all", dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync, SHMI_DT_SHORT, SHMI_OP_AND); }
 #pragma weak shmem_short_and_to_all = pshmem_short_and_to_all

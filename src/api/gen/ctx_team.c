@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 int pshmem_ctx_create(long options, shmem_ctx_t *ctx) { return shmi_ctx_create(options, ctx); }
 #pragma weak shmem_ctx_create = pshmem_ctx_create

@@ -15,7 +15,7 @@ libweft_internal_la_SOURCES += \
 	src/api/gen/order.c \
 	src/api/gen/stream.c \
 	src/api/gen/kernel.c
-noinst_HEADERS += src/api/gen/core_decl.h
+noinst_HEADERS += src/core/core_decl.h
 
 # The parts of shmem.h and pshmem.h, installed next to them.
 shmempartsdir = $(includedir)/shmem

@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 int pshmemx_kernel_state(void *state, size_t size) { return shmix_kernel_state(state, size); }
 #pragma weak shmemx_kernel_state = pshmemx_kernel_state

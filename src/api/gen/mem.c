@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 void *pshmem_malloc(size_t size) { return shmi_malloc(size); }
 #pragma weak shmem_malloc = pshmem_malloc

@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 void pshmem_fence(void) { shmi_fence(); }
 #pragma weak shmem_fence = pshmem_fence

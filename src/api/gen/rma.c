@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 void pshmem_float_put(float *dest, const float *source, size_t nelems, int pe) { shmi_put("shmem_float_put", SHMEM_CTX_DEFAULT, dest, source, shmi_nbytes(nelems, sizeof(float)), pe); }
 #pragma weak shmem_float_put = pshmem_float_put

@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 void pshmem_float_iput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { shmi_iput("shmem_float_iput", SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(float), pe); }
 #pragma weak shmem_float_iput = pshmem_float_iput

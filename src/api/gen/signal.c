@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 uint64_t pshmem_signal_fetch(const uint64_t *sig_addr) { return shmi_signal_fetch(sig_addr); }
 #pragma weak shmem_signal_fetch = pshmem_signal_fetch

@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 int pshmemx_stream_create(void **stream) { return shmix_stream_create(stream); }
 #pragma weak shmemx_stream_create = pshmemx_stream_create

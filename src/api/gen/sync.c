@@ -5,7 +5,7 @@
 #include "pshmem.h"
 
 #include "core/core_api.h"
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 
 void pshmem_wait_until(long *ivar, int cmp, long cmp_value) { (void)shmi_wait("shmem_wait_until", SHMI_WAIT_ONE, SHMI_DT_LONG, ivar, 1, NULL, cmp, &cmp_value, 0, NULL, 1); }
 #pragma weak shmem_wait_until = pshmem_wait_until

@@ -48,9 +48,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/core_api.h"
-#include "core/coll/watch.h"
+#include "core/coll/peer_record.h"
 #include "core/engine/engine.h"
 #include "core/team/team.h"
 
@@ -233,7 +233,7 @@ void shmi_coll_flag_add(uint64_t *flag, int wpe);
 void shmi_coll_flag_take(uint64_t *flag, uint64_t count);
 
 /* The same, when the arrivals can only come from world PE from: a wait for
- * a PE that has finalized is then known to be hopeless (watch.h). */
+ * a PE that has finalized is then known to be hopeless (peer_record.h). */
 void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from);
 
 /* ---- single-writer words (the dissemination barrier's, barrier.c) ------- */

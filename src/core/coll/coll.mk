@@ -1,12 +1,12 @@
 # Teams, collectives and locks (src/core/team/, src/core/coll/, lock.c).
 libweft_internal_la_SOURCES += \
-	src/core/team/team.c \
+	src/core/team_api.c \
 	src/core/team/team_topo.c \
 	src/core/coll/coll_state.c \
 	src/core/coll/ctx_sync.c \
 	src/core/coll/reduce_device.c \
-	src/core/coll/watch.c \
-	src/core/coll/watch_gone.c \
+	src/core/coll/peer_record.c \
+	src/core/coll/peer_gone.c \
 	src/core/coll/coll_api.c \
 	src/core/coll/barrier.c \
 	src/core/coll/bcast.c \
@@ -17,7 +17,7 @@ libweft_internal_la_SOURCES += \
 noinst_HEADERS += \
 	src/core/team/team.h \
 	src/core/coll/coll.h \
-	src/core/coll/watch.h
+	src/core/coll/peer_record.h
 # Collective benchmarks (bench/coll/): Weft and its MPI twin, compared by
 # bench/coll/compare_coll.
 noinst_PROGRAMS += bench/coll/shmem_coll

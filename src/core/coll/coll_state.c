@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/coll/coll.h"
-#include "core/coll/watch.h"
+#include "core/coll/peer_record.h"
 #include "core/ctx.h"
 #include "core/dataplane.h"
 #include "core/device_mem.h"
@@ -197,7 +197,7 @@ static int shmi_coll_wait_done(const void *arg)
 
 /*
  * Waits until *flag >= want. Past spinning, the loop looks at its peers
- * now and then (watch.h), so that a wait for a PE that has finalized, or
+ * now and then (peer_record.h), so that a wait for a PE that has finalized, or
  * (SHMEM_DEBUG=1) a PE in another collective call, ends the job with a
  * message instead of hanging, and the watchdog times it (watchdog.h: a
  * report after SHMEM_WATCHDOG seconds). The flags are host memory (the

@@ -42,7 +42,7 @@
 #endif
 
 /*
- * The atomics engine (set once at connect by shmi_path_engine, path.c,
+ * The atomics engine (set once at connect by shmi_path_engine, path_start.c,
  * from the capabilities the transports declare): 1 when atomics on a word
  * mapped here may use CPU instructions. It is 0 when a fabric is in use
  * that does not declare SHMT_CAP_ATOMICS_CPU, or with
@@ -117,7 +117,7 @@ static inline int shmi_eng_seg_at(const char *routine, const void *addr,
  * for anything else, and for a route without a transport; the
  * shmi_eng_call_* forms return the transport's code (the host path,
  * host_path.c, hands them to the device transport, which reports its own
- * errors; finalize's marks, coll/watch_gone.c, ignore a departed peer's).
+ * errors; finalize's marks, coll/peer_gone.c, ignore a departed peer's).
  */
 void shmi_eng_route_put(const char *routine, shmem_ctx_t ctx,
                         const shmi_route_t *r, int pe, int seg, size_t off,

@@ -58,21 +58,14 @@ static struct {
 /* The back end SHMEM_DEVICE_BACKEND asks for, if it finds a device. */
 static const shmi_gpu_ops_t *choose_backend(int *count)
 {
-    static const char *const autos[] = {"cuda", "hip"};
     const char *want = shmi_env.DEVICE_BACKEND;
     const shmi_gpu_ops_t *g;
 
     *count = 0;
     if (strcmp(want, "none") == 0)
         return NULL;
-    if (strcmp(want, "auto") == 0) {
-        for (size_t i = 0; i < sizeof(autos) / sizeof(autos[0]); i++) {
-            g = shmi_gpu_backend(autos[i]);
-            if (g && g->probe(count) == 0 && *count > 0)
-                return g;
-        }
-        return NULL;
-    }
+    if (strcmp(want, "auto") == 0)
+        return shmi_gpu_backend_auto(count);
     g = shmi_gpu_backend(want);
     if (!g || g->probe(count) != 0 || *count <= 0) {
         /* Asked for by name: say why there is no device heap, once. */

@@ -3,7 +3,7 @@
  * sees them (docs/design.md, decisions 1-3).
  *
  * shmi_segments_init (segment.h) creates both; the public allocation
- * routines (memory.c) and internal users (teams, collectives: symmetric
+ * routines (sym_alloc.c) and internal users (teams, collectives: symmetric
  * scratch buffers) allocate through the functions below. Free heap memory
  * always reads as zero: a block is zeroed when it is freed (whole pages are
  * handed back to the system instead of written), so a new allocation needs
@@ -63,7 +63,7 @@ size_t shmi_heap_max_align(void);
 int shmi_segments_peer_desc(int pe, int seg, shmi_shm_desc_t *d);
 
 /* With SHMEM_DEBUG=1, allocates the slots through which shmem_malloc and
- * shmem_free compare their arguments across PEs (memory.c); called by
+ * shmem_free compare their arguments across PEs (sym_alloc.c); called by
  * segments.c during shmem_init, before the user area is fixed. */
 void shmi_heap_debug_init(void);
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/heap/shm_names.h"
+#include "services/shm_names.h"
 #include "core/state.h"
 #include "services/error.h"
 
@@ -47,7 +47,7 @@ static int create_memfd(const char *tag, int *fd)
 }
 
 /* A name unique to this job, PE, process and segment; shm_names.c parses
- * it (as does tools/oshrun_tmp.c): keep the form. */
+ * it (as does tools/oshrun_sweep.c): keep the form. */
 static void posix_name(const char *job, const char *tag, char *name, size_t len)
 {
     snprintf(name, len, "/weft-%s-%d-%ld-%s", job, shmi_state.boot.rank,

@@ -10,12 +10,11 @@
 #include <sched.h>
 #include <time.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/heap/device_heap.h"
 #include "core/init.h"
 #include "core/kernel/kernel.h"
 #include "core/state.h"
-#include "gpu/gpu_mock.h"
 #include "services/error.h"
 
 /* How long a trapped host thread waits for the proxy to end the job. */
@@ -50,19 +49,29 @@ int shmix_collective_launch(const void *func, const unsigned *grid,
     return ret == 0 ? 0 : -1;
 }
 
+/* Only device code compiled as host code calls these three, and only a
+ * back end that runs it has the members (services/gpu_ops.h). */
 const void *shmix_kernel_thread_info(void)
 {
-    return shmi_gpu_mock_thread();
+    const shmi_gpu_ops_t *g = shmi_device_backend();
+
+    return g && g->host_thread ? g->host_thread() : NULL;
 }
 
 void shmix_kernel_block_sync(void)
 {
-    shmi_gpu_mock_block_sync();
+    const shmi_gpu_ops_t *g = shmi_device_backend();
+
+    if (g && g->host_block_sync)
+        g->host_block_sync();
 }
 
 void shmix_kernel_warp_sync(void)
 {
-    shmi_gpu_mock_warp_sync();
+    const shmi_gpu_ops_t *g = shmi_device_backend();
+
+    if (g && g->host_warp_sync)
+        g->host_warp_sync();
 }
 
 /* One pause of a polling loop of device code compiled as host code.

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/core_api.h"
 #include "core/ctx.h"
 #include "core/dataplane.h"

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/device_mem.h"
 #include "core/heap/device_heap.h"
 #include "core/init.h"

@@ -1,7 +1,7 @@
 /*
  * Checks of the stream-ordered routines' arguments (stream.h): the stream
  * handle, as contexts and teams are checked (src/core/ctx.c,
- * src/core/team/team.c), and the buffers and sizes, so that a misuse ends
+ * src/core/team_api.c), and the buffers and sizes, so that a misuse ends
  * the job with a message naming the routine, the PE and the argument
  * instead of a crash, a hang or a misleading message (docs/gpu.md,
  * "Stream-ordered communication").
@@ -81,12 +81,12 @@ static int set_add(stream_set_t *s, void *stream)
 }
 
 /* 1 when the back end's only streams are the ones shmemx_stream_create
- * makes (the mock): any other pointer is no stream. */
+ * makes (SHMI_GPU_OWN_STREAMS): any other pointer is no stream. */
 static int backend_streams_all_known(void)
 {
     const shmi_gpu_ops_t *g = shmi_device_backend();
 
-    return g && strcmp(g->name, "mock") == 0;
+    return g && (g->flags & SHMI_GPU_OWN_STREAMS);
 }
 
 void shmi_stream_check(const char *routine, void *stream)

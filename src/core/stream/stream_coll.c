@@ -11,7 +11,7 @@
 
 #include <stdlib.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "core/core_api.h"
 #include "core/device_mem.h"
 #include "core/engine/engine.h"

@@ -59,7 +59,7 @@ struct shmem_impl_team {
     int destroyed;              /* 1 after shmem_team_destroy: the handle is
                                    kept until shmem_finalize so that a later
                                    use is an error naming the routine */
-    struct shmem_impl_team *dead_next; /* list of destroyed teams (team.c) */
+    struct shmem_impl_team *dead_next; /* list of destroyed teams (team_api.c) */
 };
 
 extern struct shmem_impl_team shmem_impl_team_world;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/gen/core_decl.h"
+#include "core/core_decl.h"
 #include "boot/boot.h"
 #include "core/coll/coll.h"
 #include "core/ctx.h"

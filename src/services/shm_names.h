@@ -1,7 +1,9 @@
 /*
  * The names that POSIX shared-memory objects of SHMEM_HEAP_OBJECT=posix
- * hold in /dev/shm ("weft-<job>-<rank>-<pid>-<tag>", shm_object.c), and
- * how none of them outlives its job.
+ * hold in /dev/shm ("weft-<job>-<rank>-<pid>-<tag>", made by
+ * src/core/heap/shm_object.c), and how none of them outlives its job. A
+ * service, below the heap that makes the names and the bootstrap whose
+ * abort path removes them (shmi_shm_names_abandon).
  *
  * A name exists from its creation until every PE of the node has opened
  * the object, i.e. during start-up only. A PE that dies in that window
@@ -26,8 +28,8 @@
  * of this user that Weft made, whose creator is gone, and older than any
  * start-up (so that a job in another pid namespace is never touched).
  */
-#ifndef SHMI_HEAP_SHM_NAMES_H
-#define SHMI_HEAP_SHM_NAMES_H
+#ifndef SHMI_SHM_NAMES_H
+#define SHMI_SHM_NAMES_H
 
 #include <stddef.h>
 
@@ -39,7 +41,7 @@
 void shmi_shm_name_job(const char *jobid, char job[SHMI_SHM_JOB_MAX]);
 
 /* Starts guarding name (with its leading '/'), just created by this process
- * as fd, for the job whose name part is job (see shm_object.c). */
+ * as fd, for the job whose name part is job (src/core/heap/shm_object.c). */
 void shmi_shm_names_hold(const char *name, const char *job, int fd);
 
 /* Stops guarding name (its owner unlinked it); the last one removes the
@@ -65,4 +67,4 @@ void shmi_shm_names_sweep(void);
  */
 long shmi_shm_name_pid(const char *name, size_t *job_len);
 
-#endif /* SHMI_HEAP_SHM_NAMES_H */
+#endif /* SHMI_SHM_NAMES_H */

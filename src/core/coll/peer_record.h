@@ -1,6 +1,6 @@
 /*
  * What a waiting PE can learn about its peers, so that a wait that can
- * never end becomes a message instead of a hang (src/core/coll/watch.c).
+ * never end becomes a message instead of a hang (src/core/coll/peer_record.c).
  *
  * Every PE keeps a small symmetric record in the heap, written by itself
  * and read by the other PEs of its node through their mapping of its heap
@@ -12,7 +12,7 @@
  *   gone       one byte per PE of the job, the one part that peers write:
  *              a PE that sets its finalized mark also sets its byte in
  *              every peer's record, by a store where it maps the peer and
- *              by a put over the fabric elsewhere (watch_gone.c), so that
+ *              by a put over the fabric elsewhere (peer_gone.c), so that
  *              a PE learns in its own memory that a peer off its node has
  *              gone;
  *   exit       written by the PE's own waits and its exit handler, read by
@@ -34,8 +34,8 @@
  * collective call with SHMEM_DEBUG=1 only, and peers are looked at from the
  * slow path of wait loops (shmi_watch_due: once every SHMI_WATCH_PERIOD_NS).
  */
-#ifndef SHMI_COLL_WATCH_H
-#define SHMI_COLL_WATCH_H
+#ifndef SHMI_COLL_PEER_RECORD_H
+#define SHMI_COLL_PEER_RECORD_H
 
 #include <stdint.h>
 
@@ -55,7 +55,7 @@ int shmi_watch_init(void);
 
 /* Marks this PE as finalized (shmem_finalize, after its last barrier and a
  * quiet): waiting for it from now on is an error. Then tells every peer so
- * (shmi_watch_tell, watch_gone.c), which takes at most
+ * (shmi_watch_tell, peer_gone.c), which takes at most
  * SHMI_WATCH_TELL_NS. */
 void shmi_watch_set_finalized(void);
 
@@ -76,7 +76,7 @@ int shmi_watch_gone(int from);
  * shmi_watch_init. */
 uint8_t *shmi_watch_marks(void);
 
-/* ---- watch_gone.c: telling peers, the transports' question ---- */
+/* ---- peer_gone.c: telling peers, the transports' question ---- */
 
 /* The longest a finalizing PE spends telling its peers (puts and their
  * completion, then the peers' own marks): 1 s, far above what the puts
@@ -113,7 +113,7 @@ int shmi_watch_due(shmi_backoff_t *b);
  * exit and waits until every PE is at exit, then returns 0 (the caller
  * finalizes: every PE will reach the same barrier). Returns SHMI_ESTATE
  * when instead every PE that is not at exit stays blocked in one wait
- * (SHMI_EXIT_STUCK_NS, watch.c): they wait for something only a PE at exit
+ * (SHMI_EXIT_STUCK_NS, peer_record.c): they wait for something only a PE at exit
  * could do, so the caller leaves without finalizing and the launcher ends
  * the job as for any PE that exits early. A PE that is not at exit and not
  * blocked (it computes) is waited for, however long; so is one whose
@@ -178,4 +178,4 @@ const struct shmem_impl_team *shmi_coll_cur_team(void);
 const char *shmi_coll_team_name(void);
 uint64_t shmi_coll_call(void);
 
-#endif /* SHMI_COLL_WATCH_H */
+#endif /* SHMI_COLL_PEER_RECORD_H */

@@ -1,7 +1,9 @@
 /*
- * Path selection (docs/design.md, decision 4): which transport reaches which
- * (PE, segment), brought up in shmem_init (init_seq.h), and the slow paths
- * of the data plane (fabric calls, fatal argument errors).
+ * The start-up of the paths (docs/design.md, decision 4): which transport
+ * reaches which (PE, segment), brought up in shmem_init (init_seq.h), and
+ * the atomics engine the data plane then uses (shmi_dp_cpu_atomics,
+ * shmi_dp_mixed, decided here at connect). SHMEM_TRANSPORT's checks are
+ * path_select.c; the data plane's fatal argument reports are dp_check.c.
  *
  * The load/store transport maps what it can (heaps on this node, unless
  * SHMEM_LOCAL=0). The fabric (libfabric) is started when anything could be
@@ -29,57 +31,13 @@
 #include "services/env.h"
 #include "topo/cpu_share.h"
 
+/* The atomics engine (dataplane.h), set by shmi_path_engine at connect. */
 int shmi_dp_cpu_atomics = 1;
 int shmi_dp_mixed = 0;
 
 /* The load/store transport in use, or NULL. */
 static const shmt_ops_t *shmi_path_local;
 
-
-/* ---- fatal errors of the data plane --------------------------------------- */
-
-/* The usual cause of a bad PE or segment outside a job: say so. */
-void shmi_dp_check_state(const char *routine)
-{
-    if (shmi_state.finalized)
-        SHMI_FATAL("%s: called after shmem_finalize", routine);
-    if (!shmi_state.initialized)
-        SHMI_FATAL("%s: called before shmem_init", routine);
-}
-
-_Noreturn void shmi_dp_bad_pe(const char *routine, shmem_ctx_t ctx, int pe)
-{
-    shmi_dp_check_state(routine);
-    if (ctx != SHMEM_CTX_INVALID && ctx->team && ctx->team != SHMEM_TEAM_WORLD)
-        SHMI_FATAL("%s: PE %d is not a PE of the context's team (%d PEs)",
-                   routine, pe, ctx->team->n_pes);
-    SHMI_FATAL("%s: PE %d is out of range (the job has PEs 0..%d)", routine, pe,
-               shmi_n_pes_fast() - 1);
-}
-
-_Noreturn void shmi_dp_bad_ctx(const char *routine)
-{
-    SHMI_FATAL("%s: the context is SHMEM_CTX_INVALID (not created, or "
-               "creation failed)",
-               routine);
-}
-
-int shmi_dp_team_pe(const char *routine, shmem_ctx_t ctx, int pe)
-{
-    const struct shmem_impl_team *t = ctx->team;
-
-    if (SHMI_UNLIKELY(t == &shmi_ctx_dead_team))
-        shmi_ctx_bad_destroyed(routine, ctx);
-    if (t == NULL)
-        shmi_dp_check_state(routine);
-    if (t != NULL && t->destroyed)
-        SHMI_FATAL("%s: the team of context %p was destroyed "
-                   "(shmem_team_destroy)",
-                   routine, (void *)ctx);
-    if (t == NULL || (unsigned)pe >= (unsigned)t->n_pes)
-        shmi_dp_bad_pe(routine, ctx, pe);
-    return shmi_team_world_pe(t, pe);
-}
 
 /* ---- start-up ------------------------------------------------------------ */
 

@@ -1,5 +1,5 @@
 /*
- * Departed peers over a fabric (watch.h): the mark a finalizing PE sets in
+ * Departed peers over a fabric (peer_record.h): the mark a finalizing PE sets in
  * every peer's record, and the question the transports ask when an
  * operation does not go on (shmi_backoff_peer_gone, services/backoff.h).
  *
@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "core/coll/coll.h"
-#include "core/coll/watch.h"
+#include "core/coll/peer_record.h"
 #include "core/dataplane.h"
 #include "core/route.h"
 #include "core/segment.h"

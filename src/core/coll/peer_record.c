@@ -1,7 +1,7 @@
 /*
  * Peers seen from a waiting PE: the finalized mark, the blocked waits that a
  * PE at exit looks at and, with SHMEM_DEBUG=1, the sequence of collective
- * calls per team (see watch.h for the model).
+ * calls per team (see peer_record.h for the model).
  */
 #include "config.h"
 
@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "core/coll/coll.h"
-#include "core/coll/watch.h"
+#include "core/coll/peer_record.h"
 #include "core/dataplane.h"
 #include "core/heap/heap.h"
 #include "core/segment.h"
@@ -30,7 +30,7 @@ typedef struct shmi_watch_call {
     char routine[SHMI_WATCH_NAME]; /* public routine, NUL-terminated */
 } shmi_watch_call_t;
 
-/* What a PE waiting at exit reads of each peer, in one get (watch.h). */
+/* What a PE waiting at exit reads of each peer, in one get (peer_record.h). */
 typedef struct shmi_watch_exit {
     uint64_t at_exit;    /* 1: waits at exit for the others (shmi_watch_exit_wait) */
     uint64_t wait_id;    /* blocking waits of this PE that got past spinning */
@@ -45,7 +45,7 @@ typedef struct shmi_watch_rec {
     shmi_watch_exit_t exit;
     shmi_watch_call_t calls[SHMI_TEAM_SLOTS][SHMI_WATCH_RING];
     /* [n_pes]: gone[p] is set by PE p itself when it has finalized, by a
-     * store or over the fabric (watch_gone.c): what this PE knows of peers
+     * store or over the fabric (peer_gone.c): what this PE knows of peers
      * whose record it cannot read. */
     uint8_t gone[];
 } shmi_watch_rec_t;
@@ -144,7 +144,7 @@ int shmi_watch_due(shmi_backoff_t *b)
 {
     unsigned long long now = shmi_watch_now_ns();
 
-    /* The wait is blocked: a PE at exit counts its looks (watch.h). */
+    /* The wait is blocked: a PE at exit counts its looks (peer_record.h). */
     if (b->watch_ns == 0) {
         b->watch_ns = now + SHMI_WATCH_PERIOD_NS;
         if (shmi_watch_rec)

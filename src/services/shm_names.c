@@ -3,7 +3,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 
-#include "core/heap/shm_names.h"
+#include "services/shm_names.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -5,8 +5,8 @@
  * signature (shmemx_X calls shmix_X).  Implemented by hand in src/core;
  * see docs/api-core.md.
  */
-#ifndef SHMI_API_CORE_DECL_H
-#define SHMI_API_CORE_DECL_H
+#ifndef SHMI_CORE_DECL_H
+#define SHMI_CORE_DECL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -107,4 +107,4 @@ void shmix_kernel_warp_sync(void);
 void shmix_kernel_trap(void);
 void shmix_kernel_relax(unsigned polls);
 
-#endif /* SHMI_API_CORE_DECL_H */
+#endif /* SHMI_CORE_DECL_H */
