@@ -19,7 +19,6 @@
 
 #include "services/env.h"
 #include "services/error.h"
-#include "transports/ofi/ofi_caps.h"
 #include "transports/transport.h"
 
 static void usage(FILE *out)
@@ -160,11 +159,24 @@ static const char *size_text(size_t n, char *buf, size_t len)
     return buf;
 }
 
-/* Who would apply the atomics the ofi transport carries with provider p
- * (SHMEM_OFI_ATOMICS applied): "cpu" or "nic". */
+/* The network transport that answers for a provider it could run on
+ * (shmt_ops_t.caps_of, transports/transport.h): the libfabric one. */
+static const shmt_ops_t *fi_transport(void)
+{
+    for (int i = 0; shmt_registry[i]; i++)
+        if (shmt_registry[i]->kind == SHMT_KIND_NETWORK &&
+            shmt_registry[i]->caps_of)
+            return shmt_registry[i];
+    return NULL;
+}
+
+/* Who would apply the atomics the libfabric transport carries with
+ * provider p (SHMEM_OFI_ATOMICS applied): "cpu" or "nic". */
 static const char *fi_engine(const struct fi_info *p)
 {
-    return (shmt_ofi_caps_of(p) & SHMT_CAP_ATOMICS_CPU) ? "cpu" : "nic";
+    const shmt_ops_t *t = fi_transport();
+
+    return t && (t->caps_of(p) & SHMT_CAP_ATOMICS_CPU) ? "cpu" : "nic";
 }
 
 /*

@@ -283,6 +283,13 @@ typedef void shmt_started_fn(void);
  * functions may touch (shmem_ptr returns them). */
 typedef void *shmt_mapped_base_fn(int pe, shmi_seg_id_t seg);
 
+/* The SHMT_CAP_* bits the transport would declare had it started on
+ * `candidate`, one of the choices of its own that a tool lists (for the
+ * libfabric transport a provider's struct fi_info: tools/shmem_info prints
+ * the atomics engine of every provider it shows), with the job's settings
+ * of the environment applied; asked before init, starts nothing. */
+typedef unsigned shmt_caps_of_fn(const void *candidate);
+
 /* RMA. nbi = 0: blocking as described at the top of this file. */
 typedef int shmt_put_fn(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
                         const void *src, size_t len, int nbi);
@@ -435,6 +442,7 @@ typedef struct shmt_ops {
     shmt_check_unused_fn *check_unused; /* NULL: nothing to check */
     shmt_started_fn *started;           /* NULL: nothing to do */
     shmt_mapped_base_fn *mapped_base;   /* NULL: maps nothing */
+    shmt_caps_of_fn *caps_of;           /* NULL: no choices to list */
 
     /* The parts (above); NULL: the transport lacks it. */
     const shmt_rma_ops_t *rma;

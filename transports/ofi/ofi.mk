@@ -10,7 +10,7 @@ libweft_internal_la_SOURCES += \
 	transports/ofi/ofi_progress.c \
 	transports/ofi/ofi_rma.c \
 	transports/ofi/ofi_amo.c \
-	transports/ofi/ofi_signal.c \
+	transports/ofi/ofi_order.c \
 	transports/ofi/ofi_msg.c \
 	transports/ofi/ofi_hmem.c \
 	transports/ofi/ofi_ops.c

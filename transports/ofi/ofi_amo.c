@@ -101,17 +101,6 @@ static int shmt_ofi_op_index(enum fi_op op)
     return -1;
 }
 
-static int shmt_ofi_log2(size_t size)
-{
-    switch (size) {
-    case 1: return 0;
-    case 2: return 1;
-    case 4: return 2;
-    case 8: return 3;
-    default: return -1;
-    }
-}
-
 /* Which ops each kind of call can carry. */
 static int shmt_ofi_kind_has(shmt_ofi_amo_kind_t kind, enum fi_op op)
 {
@@ -177,7 +166,7 @@ void shmt_ofi_amo_only_cswap(void)
 static int shmt_ofi_pick_type(shmt_ofi_amo_kind_t kind, enum fi_op op,
                               size_t size, int is_unsigned)
 {
-    int o = shmt_ofi_op_index(op), l = shmt_ofi_log2(size);
+    int o = shmt_ofi_op_index(op), l = shmi_width_index(size);
 
     if (o < 0 || l < 0)
         return -1;
@@ -400,7 +389,7 @@ int shmt_ofi_amo(shmt_ep_t *ep, int pe, shmi_seg_id_t seg, size_t off,
     shmt_ofi_amo_req_t r = {0};
     int type, ret;
 
-    if ((unsigned)op >= SHMI_AMO_COUNT || shmt_ofi_log2(size) < 0 ||
+    if ((unsigned)op >= SHMI_AMO_COUNT || shmi_width_index(size) < 0 ||
         dk == SHMI_DK_COMPLEX)
         return SHMI_ENOTSUP;
     m = &shmt_ofi_amo_map[op];

@@ -71,6 +71,11 @@ unsigned shmt_ofi_caps_of(const struct fi_info *info)
     return caps;
 }
 
+unsigned shmt_ofi_caps_of_candidate(const void *candidate)
+{
+    return shmt_ofi_caps_of(candidate);
+}
+
 unsigned shmt_ofi_caps(void)
 {
     unsigned caps;

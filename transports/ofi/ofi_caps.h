@@ -1,8 +1,8 @@
 /*
  * What the libfabric transport declares it can do (SHMT_CAP_* of
- * transports/transport.h), from a provider's fi_info. Declared apart from
- * ofi_internal.h so that tools/shmem_info can print the answer for every
- * provider it lists with the same code the transport runs.
+ * transports/transport.h), from a provider's fi_info: the same code
+ * answers for the provider the transport runs on and, through
+ * shmt_ops_t.caps_of, for every provider tools/shmem_info lists.
  */
 #ifndef SHMT_OFI_CAPS_H
 #define SHMT_OFI_CAPS_H
@@ -18,5 +18,9 @@ unsigned shmt_ofi_caps_of(const struct fi_info *info);
 
 /* The transport's caps (transports/transport.h): the chosen provider's. */
 shmt_caps_fn shmt_ofi_caps;
+
+/* shmt_ofi_caps_of for a tool that has a provider's fi_info in hand
+ * (shmt_ops_t.caps_of). */
+shmt_caps_of_fn shmt_ofi_caps_of_candidate;
 
 #endif /* SHMT_OFI_CAPS_H */

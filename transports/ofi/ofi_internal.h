@@ -11,7 +11,7 @@
  *                   put_word and put_tagged, the collectives'
  *                   unacknowledged writes
  *   ofi_amo.c       atomics (datatype/op mapping, emulation)
- *   ofi_signal.c    put-with-signal, fence, quiet
+ *   ofi_order.c    put-with-signal, fence, quiet
  *   ofi_msg.c       put-with-signal by message, for the collectives
  *   ofi_hmem.c      the device heap: FI_HMEM registration, device service
  *   ofi_ops.c       the shmt_ofi_ops table
@@ -349,7 +349,7 @@ int shmt_ofi_amo_init(void);
 void shmt_ofi_amo_only_cswap(void);
 shmt_amo_fn shmt_ofi_amo;
 
-/* ---- ofi_signal.c ---- */
+/* ---- ofi_order.c ---- */
 shmt_put_signal_fn shmt_ofi_put_signal;
 shmt_fence_fn shmt_ofi_fence;
 shmt_quiet_fn shmt_ofi_quiet;

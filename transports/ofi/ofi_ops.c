@@ -64,6 +64,7 @@ const shmt_ops_t shmt_ofi_ops = {
     .finalize = shmt_ofi_stop,
     .reachable = shmt_ofi_reachable,
     .caps = shmt_ofi_caps,
+    .caps_of = shmt_ofi_caps_of_candidate,
     .ep_create = shmt_ofi_ep_create,
     .ep_destroy = shmt_ofi_ep_destroy,
     .progress = shmt_ofi_progress,
