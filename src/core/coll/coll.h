@@ -242,7 +242,7 @@ void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from);
  * to this PE; slot_reset restarts it). */
 uint64_t shmi_coll_bar_next(int slot);
 
-/* Sets *word on world PE wpe to value (shmi_put_word_runtime: a store, or
+/* Sets *word on world PE wpe to value (shmi_eng_put_word: a store, or
  * one unacknowledged write or message, until shmem_finalize's barrier). */
 void shmi_coll_word_set(uint64_t *word, uint64_t value, int wpe);
 
@@ -272,7 +272,7 @@ static inline unsigned char *shmi_coll_tagged_data(shmi_coll_tagged_t *b,
 }
 
 /* Writes nbytes of src and then tag into *b on world PE wpe (span bytes
- * in all), tag last (shmi_put_tagged_runtime: a copy and a store, or one
+ * in all), tag last (shmi_eng_put_tagged: a copy and a store, or one
  * unacknowledged write or message, until shmem_finalize's barrier); src
  * may be reused on return. Only one PE writes b, and a tag lands only
  * after the reader has taken the tag two numbers before it. */
