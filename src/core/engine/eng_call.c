@@ -53,23 +53,24 @@ static int shmi_eng_issue(const shmi_route_t *r, shmt_ep_t *ep,
     case SHMI_ENG_GET:
         return r->rma->get(ep, o->pe, o->seg, o->off, o->dst, o->len, o->nbi);
     case SHMI_ENG_AMO:
-        return r->atomic ? r->atomic->amo(ep, o->pe, o->seg, o->off, o->op,
-                                          o->dt, o->operand, o->compare,
-                                          o->fetched, o->nbi)
-                         : SHMI_ENOSYS;
+        return r->atomic
+                   ? r->atomic->amo(ep, o->pe, o->seg, o->off, o->op, o->dt,
+                                    o->operand, o->compare, o->fetched, o->nbi)
+                   : SHMI_ENOSYS;
     case SHMI_ENG_PUT_SIGNAL:
         return r->rma->put_signal(ep, o->pe, o->seg, o->off, o->src, o->len,
                                   o->sig_seg, o->sig_off, o->value, o->op,
                                   o->nbi);
     case SHMI_ENG_PUT_SIGNAL_MSG:
-        return r->msg ? r->ops->coll->put_signal_msg(
-                            ep, o->pe, o->seg, o->off, o->src, o->len,
-                            o->sig_seg, o->sig_off, o->value, o->op)
-                      : SHMI_ENOSYS;
+        return r->msg
+                   ? r->ops->coll->put_signal_msg(ep, o->pe, o->seg, o->off,
+                                                  o->src, o->len, o->sig_seg,
+                                                  o->sig_off, o->value, o->op)
+                   : SHMI_ENOSYS;
     case SHMI_ENG_PUT_WORD:
-        return r->word ? r->ops->coll->put_word(ep, o->pe, o->seg, o->off,
-                                                o->value)
-                       : SHMI_ENOSYS;
+        return r->word
+                   ? r->ops->coll->put_word(ep, o->pe, o->seg, o->off, o->value)
+                   : SHMI_ENOSYS;
     case SHMI_ENG_PUT_TAGGED:
         return r->tagged ? r->ops->coll->put_tagged(ep, o->pe, o->seg, o->off,
                                                     o->src, o->len)
@@ -94,18 +95,29 @@ static int shmi_eng_call(shmem_ctx_t ctx, const shmi_route_t *r,
     return ret;
 }
 
-/* The same, fatal naming routine on a route without a transport or on
- * any error. */
+/* What the fatal forms (shmi_eng_route_*) add: the route must have a
+ * transport, and the transport's answer must be 0. */
+static void shmi_eng_need(const char *routine, const shmi_route_t *r, int pe,
+                          int seg)
+{
+    if (SHMI_UNLIKELY(r->ops == NULL))
+        shmi_eng_unreachable(routine, pe, seg);
+}
+
+static void shmi_eng_ok(const char *routine, const shmi_route_t *r, int pe,
+                        int ret)
+{
+    if (ret)
+        shmi_eng_transport_error(routine, r->ops, pe, ret);
+}
+
+/* shmi_eng_call, fatal naming routine on a route without a transport or
+ * on any error. */
 static void shmi_eng_run(const char *routine, shmem_ctx_t ctx,
                          const shmi_route_t *r, const shmi_eng_op_t *o)
 {
-    int ret;
-
-    if (SHMI_UNLIKELY(r->ops == NULL))
-        shmi_eng_unreachable(routine, o->pe, o->seg);
-    ret = shmi_eng_call(ctx, r, o);
-    if (ret)
-        shmi_eng_transport_error(routine, r->ops, o->pe, ret);
+    shmi_eng_need(routine, r, o->pe, o->seg);
+    shmi_eng_ok(routine, r, o->pe, shmi_eng_call(ctx, r, o));
 }
 
 int shmi_eng_call_put(shmem_ctx_t ctx, const shmi_route_t *r, int pe, int seg,
@@ -179,30 +191,18 @@ void shmi_eng_route_put(const char *routine, shmem_ctx_t ctx,
                         const shmi_route_t *r, int pe, int seg, size_t off,
                         const void *src, size_t len, int nbi)
 {
-    shmi_eng_op_t o = {.kind = SHMI_ENG_PUT,
-                       .pe = pe,
-                       .seg = seg,
-                       .off = off,
-                       .src = src,
-                       .len = len,
-                       .nbi = nbi};
-
-    shmi_eng_run(routine, ctx, r, &o);
+    shmi_eng_need(routine, r, pe, seg);
+    shmi_eng_ok(routine, r, pe,
+                shmi_eng_call_put(ctx, r, pe, seg, off, src, len, nbi));
 }
 
 void shmi_eng_route_get(const char *routine, shmem_ctx_t ctx,
                         const shmi_route_t *r, int pe, int seg, size_t off,
                         void *dst, size_t len, int nbi)
 {
-    shmi_eng_op_t o = {.kind = SHMI_ENG_GET,
-                       .pe = pe,
-                       .seg = seg,
-                       .off = off,
-                       .dst = dst,
-                       .len = len,
-                       .nbi = nbi};
-
-    shmi_eng_run(routine, ctx, r, &o);
+    shmi_eng_need(routine, r, pe, seg);
+    shmi_eng_ok(routine, r, pe,
+                shmi_eng_call_get(ctx, r, pe, seg, off, dst, len, nbi));
 }
 
 void shmi_eng_route_amo(const char *routine, shmem_ctx_t ctx,
@@ -210,18 +210,10 @@ void shmi_eng_route_amo(const char *routine, shmem_ctx_t ctx,
                         shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
                         const void *compare, void *fetched, int nbi)
 {
-    shmi_eng_op_t o = {.kind = SHMI_ENG_AMO,
-                       .pe = pe,
-                       .seg = seg,
-                       .off = off,
-                       .op = op,
-                       .dt = dt,
-                       .operand = operand,
-                       .compare = compare,
-                       .fetched = fetched,
-                       .nbi = nbi};
-
-    shmi_eng_run(routine, ctx, r, &o);
+    shmi_eng_need(routine, r, pe, seg);
+    shmi_eng_ok(routine, r, pe,
+                shmi_eng_call_amo(ctx, r, pe, seg, off, op, dt, operand,
+                                  compare, fetched, nbi));
 }
 
 void shmi_eng_route_put_signal(const char *routine, shmem_ctx_t ctx,
@@ -230,19 +222,11 @@ void shmi_eng_route_put_signal(const char *routine, shmem_ctx_t ctx,
                                int sig_seg, size_t sig_off, uint64_t signal,
                                shmi_amo_op_t sig_op, int nbi)
 {
-    shmi_eng_op_t o = {.kind = SHMI_ENG_PUT_SIGNAL,
-                       .pe = pe,
-                       .seg = seg,
-                       .off = off,
-                       .src = src,
-                       .len = len,
-                       .sig_seg = sig_seg,
-                       .sig_off = sig_off,
-                       .value = signal,
-                       .op = sig_op,
-                       .nbi = nbi};
-
-    shmi_eng_run(routine, ctx, r, &o);
+    shmi_eng_need(routine, r, pe, seg);
+    shmi_eng_ok(routine, r, pe,
+                shmi_eng_call_put_signal(ctx, r, pe, seg, off, src, len,
+                                         sig_seg, sig_off, signal, sig_op,
+                                         nbi));
 }
 
 void shmi_eng_route_put_signal_msg(const char *routine, shmem_ctx_t ctx,
