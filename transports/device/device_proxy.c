@@ -185,7 +185,7 @@ static int svc_take_ticket(void *owner, int pe, uint64_t *t)
 {
     uint64_t *p = (uint64_t *)svc_mapped(pe, SVC_OFF(tail)), one = 1;
 
-    if (p && shmt_dev.host->cpu_atomics()) {
+    if (p && shmt_dev.cpu_atomics) {
         *t = __atomic_fetch_add(p, 1, __ATOMIC_ACQ_REL);
         return 0;
     }
@@ -566,7 +566,7 @@ static int svc_start(void)
  * fabric where one is not, so this holds on every PE). */
 static int svc_ring_mapped(void)
 {
-    if (!shmt_dev.host->cpu_atomics())
+    if (!shmt_dev.cpu_atomics)
         return 0;
     for (int pe = 0; pe < shmt_dev.job->size; pe++)
         if (!svc_mapped(pe, 0))
