@@ -150,6 +150,11 @@ typedef struct shmt_job {
      * munmap. SHMI_ENOTSUP when pe did not share that segment, another
      * negative code (logged) when it cannot be mapped. */
     int (*map_peer)(int pe, shmi_seg_id_t seg, void **base, size_t *len);
+    /* Segments (bit 1 << seg) that a load/store transport may map on the
+     * first access to a peer instead of at connect: their owners keep
+     * them openable until their shmem_finalize (src/core/heap/segments.c,
+     * shmi_segments_map_on_use). 0: map everything at connect. */
+    unsigned map_on_use;
 
     /* For a transport that reaches device memory: the device back end of
      * the device heap (seg[SHMI_SEG_DEVICE]), NULL without one; and the
@@ -278,10 +283,19 @@ typedef void shmt_started_fn(void);
  * from connect() to finalize(), or NULL. A load/store transport
  * (SHMT_CAP_LOAD_STORE) maps host segments: the core asks once per (PE,
  * segment), at connect, and does the loads and stores itself, routing what
- * is not mapped elsewhere. The device transport maps peers' device heaps
+ * is neither mapped nor mapped on first use (map_now) elsewhere. The device transport maps peers' device heaps
  * through the back end's IPC: device addresses, which only the back end's
  * functions may touch (shmem_ptr returns them). */
 typedef void *shmt_mapped_base_fn(int pe, shmi_seg_id_t seg);
+
+/* For a load/store transport that maps some peers on first use
+ * (shmt_job_t.map_on_use): maps segment seg of pe now, when reachable()
+ * says the transport reaches it and mapped_base() has no mapping yet, and
+ * returns mapped_base(pe, seg); NULL when it cannot be mapped (its owner
+ * has closed it: it finalized), then and ever after. Safe to call from
+ * several threads; the core calls it once per (PE, segment), on the first
+ * access (src/core/route.c, shmi_route_map). */
+typedef void *shmt_map_now_fn(int pe, shmi_seg_id_t seg);
 
 /* The SHMT_CAP_* bits the transport would declare had it started on
  * `candidate`, one of the choices of its own that a tool lists (for the
@@ -442,6 +456,7 @@ typedef struct shmt_ops {
     shmt_check_unused_fn *check_unused; /* NULL: nothing to check */
     shmt_started_fn *started;           /* NULL: nothing to do */
     shmt_mapped_base_fn *mapped_base;   /* NULL: maps nothing */
+    shmt_map_now_fn *map_now;           /* NULL: maps all at connect */
     shmt_caps_of_fn *caps_of;           /* NULL: no choices to list */
 
     /* The parts (above); NULL: the transport lacks it. */

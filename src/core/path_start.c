@@ -118,6 +118,7 @@ static void shmi_path_job_fill(shmt_job_t *j)
     j->publish = shmi_boot_put;
     j->lookup = shmi_boot_get;
     j->map_peer = shmi_segments_map_peer;
+    j->map_on_use = shmi_segments_map_on_use();
     j->gpu = shmi_device_backend();
 }
 

@@ -7,6 +7,11 @@
  *
  *   base     the segment is mapped here: puts and gets are loads and stores
  *            on base + offset, inline (src/services/cpu_ops.h);
+ *   map      SHMI_ROUTE_MAP_ON_USE: not mapped yet, but the load/store
+ *            transport maps it at the first access (shmi_route_map, which
+ *            sets base and cpu_amo; the paths that find base NULL ask it
+ *            first); SHMI_ROUTE_MAP_FAILED: that mapping failed, because
+ *            its owner has closed the segment at its shmem_finalize;
  *   cpu_amo  atomics on it may be CPU instructions too (base is set and
  *            every path that reaches the word applies CPU atomics: the
  *            engine rule of docs/dataplane.md, "Atomic coherence");
@@ -60,7 +65,15 @@ typedef struct shmi_route {
     unsigned char msg;     /* 1: ops->coll->put_signal_msg is there */
     unsigned char word;    /* 1: ops->coll->put_word is there */
     unsigned char tagged;  /* 1: ops->coll->put_tagged is there */
+    unsigned char map;     /* SHMI_ROUTE_MAP_* */
 } shmi_route_t;
+
+/* shmi_route_t.map */
+enum {
+    SHMI_ROUTE_MAP_NONE = 0,   /* mapped, or never mapped here */
+    SHMI_ROUTE_MAP_ON_USE = 1, /* mapped at the first access */
+    SHMI_ROUTE_MAP_FAILED = 2  /* that mapping failed: the owner finalized */
+};
 
 /* The route to segment seg of pe. The table exists from shmi_paths_connect
  * to shmi_paths_finalize; the data plane reaches this only in between (its
@@ -69,6 +82,26 @@ typedef struct shmi_route {
 static inline const shmi_route_t *shmi_route_of(int pe, int seg)
 {
     return &shmi_state.route[seg][pe];
+}
+
+/* Maps segment seg of pe now, when its route says SHMI_ROUTE_MAP_ON_USE,
+ * and publishes the mapping in the route (base, cpu_amo) and in the heap's
+ * table of user areas (heap_user_peer, state.h), so that later calls take
+ * the inline paths. Returns the route's base, NULL when (pe, seg) is not
+ * mapped here after all. Thread-safe; cheap once done. route.c. */
+char *shmi_route_map(int pe, int seg);
+
+/* The route to (pe, seg) with its first-use mapping made: for the paths
+ * that look at base after the inline fast paths found it NULL. */
+static inline const shmi_route_t *shmi_route_ready(int pe, int seg)
+{
+    const shmi_route_t *r = shmi_route_of(pe, seg);
+
+    if (__builtin_expect(__atomic_load_n(&r->map, __ATOMIC_ACQUIRE) ==
+                             SHMI_ROUTE_MAP_ON_USE,
+                         0))
+        (void)shmi_route_map(pe, seg);
+    return r;
 }
 
 /* The fabric's route, the same for every (pe, seg) it reaches: its

@@ -35,14 +35,26 @@ static inline int shmi_seg_lookup(const void *addr, size_t len, size_t *off)
     return -1;
 }
 
-/* Address of (seg, off) on pe when it is mapped here (the route's base,
- * src/core/route.h), else NULL; NULL too outside the table's lifetime. */
-static inline void *shmi_seg_peer_ptr(int pe, int seg, size_t off)
+/* Address of (seg, off) on pe when it is mapped here now (the route's
+ * base, src/core/route.h), else NULL; NULL too outside the table's
+ * lifetime. */
+static inline void *shmi_seg_peer_mapped(int pe, int seg, size_t off)
 {
     const shmi_route_t *routes = shmi_state.route[seg];
-    char *b = routes ? routes[pe].base : NULL;
+    char *b = routes ? __atomic_load_n(&routes[pe].base, __ATOMIC_ACQUIRE)
+                     : NULL;
 
     return b ? b + off : NULL;
+}
+
+/* The same, mapping a peer of this node whose route says so first
+ * (shmi_route_map): where a caller needs the address, not the fact. */
+static inline void *shmi_seg_peer_ptr(int pe, int seg, size_t off)
+{
+    if (shmi_state.route[seg] == NULL)
+        return NULL;
+    (void)shmi_route_ready(pe, seg);
+    return shmi_seg_peer_mapped(pe, seg, off);
 }
 
 /* Sets up the heap and data segments of this PE and maps those of the PEs
@@ -51,8 +63,17 @@ static inline void *shmi_seg_peer_ptr(int pe, int seg, size_t off)
 int shmi_segments_init(void);
 
 /* Called once from shmem_init after every transport connected and a
- * bootstrap fence: peers have mapped, so shared objects can be unlinked. */
+ * bootstrap fence: peers have mapped, so shared objects can be unlinked,
+ * except those the peers map on first use (shmi_segments_map_on_use). */
 void shmi_segments_connected(void);
+
+/* The segments (bit 1 << seg) of this PE that the peers of its node may
+ * map at their first access rather than at start-up: with
+ * SHMEM_MAP_PEERS=first-use, those behind a memfd, which stays open until
+ * shmem_finalize (a POSIX name is removed at start-up instead, so that
+ * nothing outlives the job in /dev/shm). The job's PEs share their
+ * environment, so a peer's answer is this PE's. */
+unsigned shmi_segments_map_on_use(void);
 
 /* Narrows the range checks of the program's calls to the user part of each
  * segment (shmi_seg_t.user): called once from shmem_init after the

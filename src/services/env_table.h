@@ -38,6 +38,8 @@ SHMI_ENV(SYMMETRIC_SIZE, SIZE, "256m", "heap",
          "Bytes of symmetric heap per PE (k/m/g/t suffixes, powers of 2; reserved lazily)")
 SHMI_ENV(HEAP_OBJECT, CHOICE, "auto", "heap",
          "auto|memfd|posix: shared-memory object behind the heap (auto: memfd, else POSIX shm in /dev/shm, whose pages are reserved at start-up)")
+SHMI_ENV(MAP_PEERS, CHOICE, "first-use", "heap",
+         "first-use|start: when a PE maps the heap and data segment of another PE of its node (first-use: at its first access to that PE, so that start-up time and memory per PE do not grow with the PEs of the node; start: all of them in shmem_init). Heaps in POSIX shm (SHMEM_HEAP_OBJECT=posix) are always mapped in shmem_init")
 SHMI_ENV(DATA_REMAP, BOOL, "1", "heap",
          "Share the program's data and bss with the PEs of this node (remapped at start-up) so on-node access to globals is load/store")
 SHMI_ENV(LOCAL, BOOL, "1", "transport",

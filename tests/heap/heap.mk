@@ -7,6 +7,7 @@ check_PROGRAMS += \
 	tests/heap/heap_basic \
 	tests/heap/heap_static \
 	tests/heap/heap_ptr \
+	tests/heap/heap_map_use \
 	tests/heap/shm_unit \
 	tests/heap/heap_bad \
 	tests/heap/heap_stress \
@@ -32,3 +33,6 @@ tests_heap_heap_hints_SOURCES = tests/heap/heap_hints.c tests/common/check.h tes
 tests_heap_heap_hints_LDADD = libweft.la
 EXTRA_DIST += tests/heap/heap.cases tests/heap/heap_object.sh \
 	tests/heap/expect_fatal.sh tests/isolation/stale_names.sh
+tests_heap_heap_map_use_SOURCES = tests/heap/heap_map_use.c tests/common/check.h tests/common/check_pes.h
+tests_heap_heap_map_use_LDADD = libweft.la
+tests_heap_heap_map_use_LDFLAGS = -pthread

@@ -4,7 +4,8 @@
  * atomics are CPU atomics on the peer's mapping.
  *
  * The transport maps (local_map.c: init, connect, finalize, reachable,
- * mapped_base); the core does the loads, stores and CPU
+ * mapped_base, and map_now for the peers it maps on their first access);
+ * the core does the loads, stores and CPU
  * atomics itself, inline (src/services/cpu_ops.h), so shmt_local_ops has
  * no endpoints and none of the contract's parts.
  *

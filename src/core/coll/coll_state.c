@@ -144,7 +144,7 @@ void shmi_coll_flag_add(uint64_t *flag, int wpe)
     uint64_t one = 1;
     size_t off;
     int seg = shmi_eng_seg_at(routine, flag, sizeof(*flag), &off);
-    const shmi_route_t *r = shmi_route_of(wpe, seg);
+    const shmi_route_t *r = shmi_route_ready(wpe, seg);
 
     /* One message where the fabric sends the runtime's signals so (a
      * put-with-signal of no data), else an atomic add: on the load/store

@@ -149,7 +149,10 @@ void shmi_watch_tell(void)
             __atomic_store_n((uint8_t *)(r->base + off), 1, __ATOMIC_RELEASE);
             continue;
         }
-        if (r->ops == NULL)
+        /* A peer of this node not mapped here (route.h, map) is not
+         * mapped now only to be told: it reads this PE's own mark when it
+         * waits for it (shmi_watch_finalized). */
+        if (r->ops == NULL || r->map != SHMI_ROUTE_MAP_NONE)
             continue;
         /* Non-blocking: every put is in flight before the first wait.
          * Failures are the peer's departure: ignored (shmi_gone_ask). */
@@ -166,11 +169,16 @@ void shmi_watch_tell(void)
         (void)fabric->ops->order->quiet(ctx->ep[fabric->ep], -1);
         shmi_eng_unlock(ctx);
     }
-    /* Every peer's mark here: until then a peer may still need this PE's
-     * progress to complete its put (the waits drive it). */
+    /* The mark of every peer that tells this PE over the fabric: until
+     * then it may still need this PE's progress to complete its put (the
+     * waits drive it). Peers of this node need none: a store, or nothing
+     * (above). */
     shmi_backoff_init(&b);
     for (int pe = 0; pe < n;) {
-        if (pe == me || __atomic_load_n(&marks[pe], __ATOMIC_ACQUIRE)) {
+        const shmi_route_t *r = shmi_route_of(pe, SHMI_SEG_HEAP);
+
+        if (pe == me || r->base != NULL || r->map != SHMI_ROUTE_MAP_NONE ||
+            __atomic_load_n(&marks[pe], __ATOMIC_ACQUIRE)) {
             pe++;
             continue;
         }

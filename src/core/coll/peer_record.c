@@ -91,7 +91,9 @@ void shmi_watch_set_finalized(void)
     shmi_watch_tell();
 }
 
-/* wpe's record through this process's mapping of its heap, or NULL. */
+/* wpe's record through this process's mapping of its heap, or NULL (a
+ * peer of this node mapped on first use is not mapped to be looked at:
+ * the node's first PE's record tells of it, shmi_watch_finalized). */
 static const shmi_watch_rec_t *shmi_watch_peer(int wpe)
 {
     size_t off;
@@ -99,7 +101,7 @@ static const shmi_watch_rec_t *shmi_watch_peer(int wpe)
     if (shmi_watch_rec == NULL)
         return NULL;
     off = (size_t)((char *)shmi_watch_rec - shmi_state.seg[SHMI_SEG_HEAP].base);
-    return shmi_seg_peer_ptr(wpe, SHMI_SEG_HEAP, off);
+    return shmi_seg_peer_mapped(wpe, SHMI_SEG_HEAP, off);
 }
 
 int shmi_watch_finalized(int wpe)
@@ -111,7 +113,23 @@ int shmi_watch_finalized(int wpe)
     if (__atomic_load_n(&shmi_watch_rec->gone[wpe], __ATOMIC_ACQUIRE))
         return 1;
     r = shmi_watch_peer(wpe);
-    return r != NULL && __atomic_load_n(&r->finalized, __ATOMIC_ACQUIRE);
+    if (r != NULL)
+        return __atomic_load_n(&r->finalized, __ATOMIC_ACQUIRE);
+    if (shmi_state.route[SHMI_SEG_HEAP] == NULL)
+        return 0;
+    switch (shmi_route_of(wpe, SHMI_SEG_HEAP)->map) {
+    case SHMI_ROUTE_MAP_ON_USE:
+        /* A peer of this node not mapped here: it left its mark in the
+         * record of the node's first PE, which every PE maps at start. */
+        r = shmi_watch_peer(shmi_state.boot.local_pes[0]);
+        return r != NULL && __atomic_load_n(&r->gone[wpe], __ATOMIC_ACQUIRE);
+    case SHMI_ROUTE_MAP_FAILED:
+        /* Its heap could not be mapped on first use: it has closed it,
+         * which its shmem_finalize does after its mark, or it exited. */
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 uint8_t *shmi_watch_marks(void)
@@ -268,8 +286,12 @@ static void shmi_watch_compare_fetched(void)
     for (int i = 0; i < t->n_pes; i++) {
         int wpe = shmi_team_world_pe(t, i);
 
+        /* Peers of this node not mapped here are left out too: each PE
+         * compares with the next of the node, which it maps, so that a
+         * difference on the node is seen by one of them. */
         if (wpe == shmi_my_pe_fast() || shmi_watch_peer(wpe) != NULL ||
             shmi_route_of(wpe, SHMI_SEG_HEAP)->ops == NULL ||
+            shmi_route_of(wpe, SHMI_SEG_HEAP)->map != SHMI_ROUTE_MAP_NONE ||
             shmi_watch_finalized(wpe))
             continue;
         shmi_watch_fetch(cur->routine, &got.seq, &c->seq, sizeof(got.seq),

@@ -11,10 +11,13 @@
  *              quiet: the PE will never send anything again;
  *   gone       one byte per PE of the job, the one part that peers write:
  *              a PE that sets its finalized mark also sets its byte in
- *              every peer's record, by a store where it maps the peer and
- *              by a put over the fabric elsewhere (peer_gone.c), so that
- *              a PE learns in its own memory that a peer off its node has
- *              gone;
+ *              the record of every peer it maps, by a store, and of every
+ *              peer off its node, by a put over the fabric (peer_gone.c),
+ *              so that a PE learns in its own memory that a peer has gone.
+ *              Peers of its node that it does not map (they are mapped on
+ *              first use, transports/local/local_map.c) learn it from the
+ *              record of the node's first PE, which every PE of the node
+ *              maps at start-up and so always tells;
  *   exit       written by the PE's own waits and its exit handler, read by
  *              a PE waiting at exit (shmi_watch_exit_wait), also over a
  *              fabric (the peers it reads are alive: they have not

@@ -191,6 +191,13 @@ void shmi_eng_route_put(const char *routine, shmem_ctx_t ctx,
                         const shmi_route_t *r, int pe, int seg, size_t off,
                         const void *src, size_t len, int nbi)
 {
+    /* A peer of this node mapped at the first access: now, and then the
+     * inline path again (route.h, map). */
+    if (SHMI_UNLIKELY(r->map == SHMI_ROUTE_MAP_ON_USE) &&
+        shmi_route_map(pe, seg) != NULL) {
+        shmi_eng_put(routine, ctx, pe, seg, off, src, len, nbi);
+        return;
+    }
     shmi_eng_need(routine, r, pe, seg);
     shmi_eng_ok(routine, r, pe,
                 shmi_eng_call_put(ctx, r, pe, seg, off, src, len, nbi));
@@ -200,6 +207,13 @@ void shmi_eng_route_get(const char *routine, shmem_ctx_t ctx,
                         const shmi_route_t *r, int pe, int seg, size_t off,
                         void *dst, size_t len, int nbi)
 {
+    /* A peer of this node mapped at the first access: now, and then the
+     * inline path again (route.h, map). */
+    if (SHMI_UNLIKELY(r->map == SHMI_ROUTE_MAP_ON_USE) &&
+        shmi_route_map(pe, seg) != NULL) {
+        shmi_eng_get(routine, ctx, pe, seg, off, dst, len, nbi);
+        return;
+    }
     shmi_eng_need(routine, r, pe, seg);
     shmi_eng_ok(routine, r, pe,
                 shmi_eng_call_get(ctx, r, pe, seg, off, dst, len, nbi));
@@ -210,6 +224,14 @@ void shmi_eng_route_amo(const char *routine, shmem_ctx_t ctx,
                         shmi_amo_op_t op, shmi_dtype_t dt, const void *operand,
                         const void *compare, void *fetched, int nbi)
 {
+    /* A peer of this node mapped at the first access: now, and then the
+     * inline path again (route.h, map). */
+    if (SHMI_UNLIKELY(r->map == SHMI_ROUTE_MAP_ON_USE) &&
+        shmi_route_map(pe, seg) != NULL) {
+        shmi_eng_amo(routine, ctx, pe, seg, off, op, dt, operand, compare,
+                     fetched, nbi);
+        return;
+    }
     shmi_eng_need(routine, r, pe, seg);
     shmi_eng_ok(routine, r, pe,
                 shmi_eng_call_amo(ctx, r, pe, seg, off, op, dt, operand,

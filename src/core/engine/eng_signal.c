@@ -36,8 +36,8 @@ void shmi_eng_put_signal_slow(const char *routine, shmem_ctx_t ctx, int pe,
                               uint64_t signal, shmi_amo_op_t sig_op, int nbi,
                               shmi_eng_signal_how_t how)
 {
-    const shmi_route_t *dr = shmi_route_of(pe, seg),
-                       *sr = shmi_route_of(pe, sseg);
+    const shmi_route_t *dr = shmi_route_ready(pe, seg),
+                       *sr = shmi_route_ready(pe, sseg);
 
     if (SHMI_UNLIKELY(seg == SHMI_SEG_DEVICE || sseg == SHMI_SEG_DEVICE ||
                       shmi_device_touches(src, nbytes))) {
@@ -73,7 +73,7 @@ void shmi_eng_put_signal_slow(const char *routine, shmem_ctx_t ctx, int pe,
 void shmi_eng_put_word(const char *routine, shmem_ctx_t ctx, int pe, int seg,
                        size_t off, uint64_t value, int unacked)
 {
-    const shmi_route_t *r = shmi_route_of(pe, seg);
+    const shmi_route_t *r = shmi_route_ready(pe, seg);
 
     /* Mapped: a store, whatever engine applies atomics there; no atomic
      * ever reaches this word. */
@@ -99,7 +99,7 @@ void shmi_eng_put_tagged(const char *routine, shmem_ctx_t ctx, int pe, int seg,
                          int unacked)
 {
     size_t head = nbytes - sizeof(uint64_t);
-    const shmi_route_t *r = shmi_route_of(pe, seg);
+    const shmi_route_t *r = shmi_route_ready(pe, seg);
     uint64_t tag;
 
     memcpy(&tag, (const char *)src + head, sizeof(tag));

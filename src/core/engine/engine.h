@@ -223,7 +223,9 @@ shmi_eng_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg, size_t off,
 {
     const shmi_route_t *r = shmi_route_of(pe, seg);
 
-    if (SHMI_LIKELY(r->cpu_amo)) {
+    /* cpu_amo before base (acquire): a first-use mapping sets base, then
+     * cpu_amo (route.c, shmi_route_map). */
+    if (SHMI_LIKELY(__atomic_load_n(&r->cpu_amo, __ATOMIC_ACQUIRE))) {
         shmi_cpu_amo_apply(r->base + off, op, dt, operand, compare, fetched);
         return;
     }
@@ -263,7 +265,8 @@ shmi_eng_put_signal(const char *routine, shmem_ctx_t ctx, int pe, int seg,
     const shmi_route_t *dr = shmi_route_of(pe, seg),
                        *sr = shmi_route_of(pe, sseg);
 
-    if (SHMI_LIKELY(nbytes > 0 && dr->base != NULL && sr->cpu_amo &&
+    if (SHMI_LIKELY(nbytes > 0 && dr->base != NULL &&
+                    __atomic_load_n(&sr->cpu_amo, __ATOMIC_ACQUIRE) &&
                     !shmi_device_touches(src, nbytes))) {
         shmi_cpu_put_signal(dr->base + off, src, nbytes,
                             (uint64_t *)(void *)(sr->base + soff), signal,

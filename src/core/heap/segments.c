@@ -22,6 +22,8 @@
 #include "services/error.h"
 
 static shmi_shm_t data_obj = {.fd = -1, .unlinked = 1};
+/* The kind of the heap's object (shmi_shm_kind_t), for map_on_use. */
+static int heap_kind;
 
 /* A POSIX heap object whose pages /dev/shm cannot hold (shm_object.c
  * reserves them all at creation). */
@@ -175,6 +177,7 @@ int shmi_segments_init(void)
     shmi_shm_desc_t hd, dd;
 
     heap_init(&hd);
+    heap_kind = hd.kind;
     data_init(&dd);
     ret = shmi_boot_put(SHMI_HEAP_KEY, &hd, sizeof(hd));
     if (ret == 0)
@@ -226,13 +229,33 @@ static void check_same_heap_size(void)
                    shmi_state.seg[SHMI_SEG_HEAP].size);
 }
 
+unsigned shmi_segments_map_on_use(void)
+{
+    unsigned bits = 0;
+
+    if (strcmp(shmi_env.MAP_PEERS, "first-use") != 0)
+        return 0;
+    if (heap_kind == SHMI_SHM_MEMFD)
+        bits |= 1u << SHMI_SEG_HEAP;
+    if (data_obj.fd >= 0 && data_obj.desc.kind == SHMI_SHM_MEMFD)
+        bits |= 1u << SHMI_SEG_DATA;
+    return bits;
+}
+
 void shmi_segments_connected(void)
 {
+    unsigned keep = shmi_segments_map_on_use();
+
     check_same_heap_size();
-    /* Every local peer has mapped what it needs: nothing must outlive the
-     * job in /dev/shm, and the descriptors are no longer needed. */
-    shmi_heap_release_object();
-    shmi_shm_release(&data_obj);
+    /* Every local peer has mapped what it maps at start-up: nothing must
+     * outlive the job in /dev/shm. A memfd that peers map on first use
+     * stays open until shmi_segments_finalize (it lives in no file
+     * system; only processes that may read this one's memory anyway can
+     * open it, docs/security.md). */
+    if (!(keep & (1u << SHMI_SEG_HEAP)))
+        shmi_heap_release_object();
+    if (!(keep & (1u << SHMI_SEG_DATA)))
+        shmi_shm_release(&data_obj);
     shmi_device_heap_connected();
 }
 
@@ -252,7 +275,7 @@ int shmi_segments_user_start(void)
     if (!up)
         return SHMI_ENOMEM;
     for (int pe = 0; pe < n; pe++)
-        up[pe] = shmi_seg_peer_ptr(pe, SHMI_SEG_HEAP, lo);
+        up[pe] = shmi_seg_peer_mapped(pe, SHMI_SEG_HEAP, lo);
     h->user = h->base + lo;
     h->user_size = hi - lo;
     h->user_off = lo;

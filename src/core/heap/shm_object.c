@@ -172,8 +172,11 @@ int shmi_shm_open_peer(const shmi_shm_desc_t *d, int *fd)
         return SHMI_EINVAL;
     }
     if (f < 0) {
-        SHMI_LOG(SHMI_LOG_WARN, "heap", "cannot open %s: %s", path,
-                 strerror(errno));
+        /* A memfd gone from its owner's descriptors: the owner closed it at
+         * its shmem_finalize or exited; the caller says what that means. */
+        if (!(d->kind == SHMI_SHM_MEMFD && errno == ENOENT))
+            SHMI_LOG(SHMI_LOG_WARN, "heap", "cannot open %s: %s", path,
+                     strerror(errno));
         return SHMI_EIO;
     }
     if (fstat(f, &st) != 0 || (uint64_t)st.st_dev != d->dev ||

@@ -5,7 +5,8 @@
  * Two kinds:
  *  - memfd (preferred): anonymous, nothing in any file system to leak; a
  *    peer opens it through /proc/<pid>/fd/<fd> while the owner keeps the fd
- *    open (until shmi_segments_connected).
+ *    open (until shmi_segments_connected, or until shmem_finalize where
+ *    peers map it on first use: shmi_segments_map_on_use).
  *  - POSIX shm: a name in /dev/shm created O_EXCL with mode 0600, unique per
  *    job, PE and process; unlinked by its owner once every peer mapped it,
  *    and by the means of shm_names.h when the owner dies before that. Its

@@ -61,7 +61,7 @@ static int peer_direct(int pe)
         return 1;
     if (strcmp(shmi_env.KERNEL_PATH, "proxy") == 0)
         return 0;
-    return shmi_route_of(pe, SHMI_SEG_HEAP)->base != NULL &&
+    return shmi_route_ready(pe, SHMI_SEG_HEAP)->base != NULL &&
            shmi_device_peer_ptr(pe, 0) != NULL;
 }
 
