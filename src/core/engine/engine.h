@@ -223,9 +223,11 @@ shmi_eng_amo(const char *routine, shmem_ctx_t ctx, int pe, int seg, size_t off,
 {
     const shmi_route_t *r = shmi_route_of(pe, seg);
 
-    /* cpu_amo before base (acquire): a first-use mapping sets base, then
-     * cpu_amo (route.c, shmi_route_map). */
-    if (SHMI_LIKELY(__atomic_load_n(&r->cpu_amo, __ATOMIC_ACQUIRE))) {
+    /* cpu_amo before base: a first-use mapping sets base, then cpu_amo
+     * (route.c, shmi_route_map); the compiler may not load base first
+     * (a signal fence: no instruction, unlike an acquire load here). */
+    if (SHMI_LIKELY(r->cpu_amo)) {
+        __atomic_signal_fence(__ATOMIC_ACQUIRE);
         shmi_cpu_amo_apply(r->base + off, op, dt, operand, compare, fetched);
         return;
     }
@@ -265,9 +267,9 @@ shmi_eng_put_signal(const char *routine, shmem_ctx_t ctx, int pe, int seg,
     const shmi_route_t *dr = shmi_route_of(pe, seg),
                        *sr = shmi_route_of(pe, sseg);
 
-    if (SHMI_LIKELY(nbytes > 0 && dr->base != NULL &&
-                    __atomic_load_n(&sr->cpu_amo, __ATOMIC_ACQUIRE) &&
+    if (SHMI_LIKELY(nbytes > 0 && dr->base != NULL && sr->cpu_amo &&
                     !shmi_device_touches(src, nbytes))) {
+        __atomic_signal_fence(__ATOMIC_ACQUIRE); /* as in shmi_eng_amo */
         shmi_cpu_put_signal(dr->base + off, src, nbytes,
                             (uint64_t *)(void *)(sr->base + soff), signal,
                             sig_op == SHMI_AMO_ADD);
