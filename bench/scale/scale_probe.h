@@ -1,0 +1,164 @@
+/*
+ * What one PE of the scaling benchmark (bench/scale/scale) measures about
+ * itself, shared by its SHMEM and MPI programs: the clocks, the CPU time,
+ * the memory figures of /proc/self, the options and the one line PE 0
+ * prints. The programs differ only in the calls they time and in how the
+ * per-PE figures reach PE 0 (a sum and a max over PEs).
+ *
+ * The line is "scale key=value ...", parsed by bench/scale/scale; every
+ * value is a plain number so that a missing figure (e.g. no RssShmem in an
+ * old kernel) reads -1 rather than breaking the parse.
+ */
+#ifndef WEFT_SCALE_PROBE_H
+#define WEFT_SCALE_PROBE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+/* Per-PE figures, reduced over PEs both as a sum (for the mean) and a max. */
+enum scale_fig {
+    SF_START_WALL,   /* launch (given by the driver) to the first barrier, s */
+    SF_INIT,         /* top of main to the first barrier, s */
+    SF_START_CPU,    /* user+sys CPU at the first barrier, s */
+    SF_END_CPU,      /* user+sys CPU after the timed collectives, s */
+    SF_RSS,          /* VmRSS, KiB */
+    SF_ANON,         /* RssAnon, KiB */
+    SF_SHMEM,        /* RssShmem (shared memory pages mapped), KiB */
+    SF_PSS,          /* Pss of smaps_rollup (shared pages split among mappers), KiB */
+    SF_PTE,          /* VmPTE (page tables), KiB */
+    SF_MAPS,         /* lines of /proc/self/maps */
+    SF_BARRIER,      /* us per call, this PE's mean */
+    SF_ALLRED8,
+    SF_ALLRED1K,
+    SF_ALLTOALL,
+    SF_COUNT
+};
+
+static const char *const scale_fig_name[SF_COUNT] = {
+    "start_wall_s", "init_s", "start_cpu_s", "end_cpu_s", "rss_kib",
+    "anon_kib", "shmem_kib", "pss_kib", "pte_kib", "maps", "barrier_us",
+    "allred8_us", "allred1k_us", "alltoall_us",
+};
+
+typedef struct scale_opts {
+    double launch;   /* CLOCK_REALTIME epoch seconds just before the launch; 0: unknown */
+    long iters;      /* timed calls of each collective */
+    long warmup;     /* untimed calls before them */
+} scale_opts_t;
+
+static inline double scale_realtime(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline double scale_monotonic(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* User plus system CPU seconds of this process (all its threads). */
+static inline double scale_cpu(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+/* The "Key:   N kB" value of a /proc file, or -1 when the key is absent. */
+static inline double scale_proc_kib(const char *path, const char *key)
+{
+    char line[256];
+    size_t n = strlen(key);
+    double v = -1;
+    FILE *f = fopen(path, "r");
+
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':') {
+            v = strtod(line + n + 1, NULL);
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+static inline double scale_map_count(void)
+{
+    char buf[4096];
+    size_t got;
+    double lines = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+
+    if (!f)
+        return -1;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < got; i++)
+            lines += buf[i] == '\n';
+    fclose(f);
+    return lines;
+}
+
+static inline void scale_read_memory(double *fig)
+{
+    fig[SF_RSS] = scale_proc_kib("/proc/self/status", "VmRSS");
+    fig[SF_ANON] = scale_proc_kib("/proc/self/status", "RssAnon");
+    fig[SF_SHMEM] = scale_proc_kib("/proc/self/status", "RssShmem");
+    fig[SF_PTE] = scale_proc_kib("/proc/self/status", "VmPTE");
+    fig[SF_PSS] = scale_proc_kib("/proc/self/smaps_rollup", "Pss");
+    fig[SF_MAPS] = scale_map_count();
+}
+
+/* --launch EPOCH_SECONDS --iters N --warmup N; exits with status 2 on a bad one. */
+static inline scale_opts_t scale_parse(int argc, char **argv)
+{
+    scale_opts_t o = {0, 1000, 100};
+
+    for (int i = 1; i + 1 < argc; i += 2) {
+        char *end;
+        double v = strtod(argv[i + 1], &end);
+
+        if (*end || v < 0)
+            goto bad;
+        if (!strcmp(argv[i], "--launch"))
+            o.launch = v;
+        else if (!strcmp(argv[i], "--iters") && v >= 1)
+            o.iters = (long)v;
+        else if (!strcmp(argv[i], "--warmup"))
+            o.warmup = (long)v;
+        else
+            goto bad;
+    }
+    if (argc % 2 == 0)
+        goto bad;
+    return o;
+bad:
+    fprintf(stderr, "usage: %s [--launch EPOCH_SECONDS] [--iters N] [--warmup N]\n",
+            argv[0]);
+    exit(2);
+}
+
+/* PE 0's line: the mean (sum / npes) and the max of every figure. */
+static inline void scale_print(const char *lib, int npes, const scale_opts_t *o,
+                               const double *sum, const double *max)
+{
+    printf("scale lib=%s pes=%d iters=%ld", lib, npes, o->iters);
+    for (int k = 0; k < SF_COUNT; k++)
+        printf(" %s_mean=%.6g %s_max=%.6g", scale_fig_name[k],
+               sum[k] / npes, scale_fig_name[k], max[k]);
+    printf("\n");
+    fflush(stdout);
+}
+
+#endif
