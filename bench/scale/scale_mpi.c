@@ -41,16 +41,29 @@ static void do_alltoall(void)
     MPI_Alltoall(a2a_src, 8, MPI_BYTE, a2a_dst, 8, MPI_BYTE, MPI_COMM_WORLD);
 }
 
-/* This rank's mean microseconds per call, after warm-up calls. */
+/*
+ * This rank's mean microseconds per call, after warm-up calls; how many
+ * calls follows from the slowest rank's first call (scale_plan).
+ */
 static double time_one(coll_fn_t fn, const scale_opts_t *o)
 {
-    for (long i = 0; i < o->warmup; i++)
-        fn();
+    double first, slowest;
+    long warmup, iters;
+
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = scale_monotonic();
-    for (long i = 0; i < o->iters; i++)
+    fn();
+    first = scale_monotonic() - t0;
+    MPI_Allreduce(&first, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    scale_plan(o, slowest, &warmup, &iters);
+    scale_count_calls(iters);
+    for (long i = 0; i < warmup; i++)
         fn();
-    return (scale_monotonic() - t0) * 1e6 / (double)o->iters;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = scale_monotonic();
+    for (long i = 0; i < iters; i++)
+        fn();
+    return (scale_monotonic() - t0) * 1e6 / (double)iters;
 }
 
 int main(int argc, char **argv)

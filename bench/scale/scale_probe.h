@@ -43,11 +43,41 @@ static const char *const scale_fig_name[SF_COUNT] = {
     "allred8_us", "allred1k_us", "alltoall_us",
 };
 
+/* The fewest timed calls of any collective (scale_plan), for the line. */
+static long scale_calls_min = -1;
+
+static inline void scale_count_calls(long iters)
+{
+    if (scale_calls_min < 0 || iters < scale_calls_min)
+        scale_calls_min = iters;
+}
+
 typedef struct scale_opts {
     double launch;   /* CLOCK_REALTIME epoch seconds just before the launch; 0: unknown */
-    long iters;      /* timed calls of each collective */
-    long warmup;     /* untimed calls before them */
+    long iters;      /* timed calls of each collective, at most */
+    long warmup;     /* untimed calls before them, at most */
+    double budget;   /* seconds each collective's timed calls should take, about */
 } scale_opts_t;
+
+/*
+ * Calls of one collective, from the slowest PE's time for a first call
+ * (every PE gets the same figure, so they all make the same number of
+ * calls): at most o->iters, and no more than fit in o->budget seconds, at
+ * least 3. Oversubscribed, a barrier of a library that polls can take a
+ * good part of a second, and a fixed count would make one run take minutes.
+ */
+static inline void scale_plan(const scale_opts_t *o, double first_call_s, long *warmup,
+                              long *iters)
+{
+    double fit = first_call_s > 0 ? o->budget / first_call_s : (double)o->iters;
+
+    *iters = fit < (double)o->iters ? (long)fit : o->iters;
+    if (*iters < 3)
+        *iters = 3;
+    *warmup = *iters / 10 > 1 ? *iters / 10 : 1;
+    if (*warmup > o->warmup)
+        *warmup = o->warmup;
+}
 
 static inline double scale_realtime(void)
 {
@@ -123,7 +153,7 @@ static inline void scale_read_memory(double *fig)
 /* --launch EPOCH_SECONDS --iters N --warmup N; exits with status 2 on a bad one. */
 static inline scale_opts_t scale_parse(int argc, char **argv)
 {
-    scale_opts_t o = {0, 1000, 100};
+    scale_opts_t o = {0, 1000, 100, 0.5};
 
     for (int i = 1; i + 1 < argc; i += 2) {
         char *end;
@@ -137,6 +167,8 @@ static inline scale_opts_t scale_parse(int argc, char **argv)
             o.iters = (long)v;
         else if (!strcmp(argv[i], "--warmup"))
             o.warmup = (long)v;
+        else if (!strcmp(argv[i], "--budget") && v > 0)
+            o.budget = v;
         else
             goto bad;
     }
@@ -144,7 +176,8 @@ static inline scale_opts_t scale_parse(int argc, char **argv)
         goto bad;
     return o;
 bad:
-    fprintf(stderr, "usage: %s [--launch EPOCH_SECONDS] [--iters N] [--warmup N]\n",
+    fprintf(stderr, "usage: %s [--launch EPOCH_SECONDS] [--iters N] [--warmup N]"
+            " [--budget SECONDS]\n",
             argv[0]);
     exit(2);
 }
@@ -153,7 +186,8 @@ bad:
 static inline void scale_print(const char *lib, int npes, const scale_opts_t *o,
                                const double *sum, const double *max)
 {
-    printf("scale lib=%s pes=%d iters=%ld", lib, npes, o->iters);
+    printf("scale lib=%s pes=%d iters=%ld calls_min=%ld", lib, npes, o->iters,
+           scale_calls_min);
     for (int k = 0; k < SF_COUNT; k++)
         printf(" %s_mean=%.6g %s_max=%.6g", scale_fig_name[k],
                sum[k] / npes, scale_fig_name[k], max[k]);

@@ -37,16 +37,29 @@ static void do_alltoall(void)
     shmem_alltoallmem(SHMEM_TEAM_WORLD, a2a_dst, a2a_src, 8);
 }
 
-/* This PE's mean microseconds per call, after warm-up calls. */
+/*
+ * This PE's mean microseconds per call, after warm-up calls; how many calls
+ * follows from the slowest PE's first call (scale_plan).
+ */
 static double time_one(coll_fn_t fn, const scale_opts_t *o)
 {
-    for (long i = 0; i < o->warmup; i++)
-        fn();
+    static double first, slowest;
+    long warmup, iters;
+
     shmem_barrier_all();
     double t0 = scale_monotonic();
-    for (long i = 0; i < o->iters; i++)
+    fn();
+    first = scale_monotonic() - t0;
+    shmem_double_max_reduce(SHMEM_TEAM_WORLD, &slowest, &first, 1);
+    scale_plan(o, slowest, &warmup, &iters);
+    scale_count_calls(iters);
+    for (long i = 0; i < warmup; i++)
         fn();
-    return (scale_monotonic() - t0) * 1e6 / (double)o->iters;
+    shmem_barrier_all();
+    t0 = scale_monotonic();
+    for (long i = 0; i < iters; i++)
+        fn();
+    return (scale_monotonic() - t0) * 1e6 / (double)iters;
 }
 
 int main(int argc, char **argv)

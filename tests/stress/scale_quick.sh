@@ -23,7 +23,7 @@ path, libs = sys.argv[1], sys.argv[2].split(",")
 figs = ["start_wall_s", "init_s", "start_cpu_s", "end_cpu_s", "rss_kib", "anon_kib",
         "shmem_kib", "pss_kib", "pte_kib", "maps", "barrier_us", "allred8_us",
         "allred1k_us", "alltoall_us"]
-want = ["nodes", "pes", "lib", "pinned", "reps_ok", "iters", "job_wall_s",
+want = ["nodes", "pes", "lib", "pinned", "reps_ok", "iters", "calls_min", "job_wall_s",
         "job_cpu_per_pe_s"] + ["%s_%s" % (f, s) for f in figs for s in ("mean", "max")]
 may_be_zero = ("anon_kib", "shmem_kib", "pss_kib")
 rows = list(csv.reader(open(path)))
@@ -33,7 +33,9 @@ got = sorted((r[2], int(r[1])) for r in rows[1:])
 if got != sorted((lib, p) for lib in libs for p in (1, 2)):
     sys.exit("FAIL: scale.csv rows %s, expected P 1 and 2 of %s" % (got, libs))
 for r in rows[1:]:
-    for name, v in zip(want[6:], r[6:]):
+    if r[4] != "1/1" or int(r[6]) < 3:
+        sys.exit("FAIL: %s at P=%s: runs %s, fewest calls %s" % (r[2], r[1], r[4], r[6]))
+    for name, v in zip(want[7:], r[7:]):
         x = float(v) if v else float("nan")
         low = 0 if name.startswith(may_be_zero) else 1e-12
         if not (math.isfinite(x) and x >= low):
