@@ -43,18 +43,19 @@ static void do_alltoall(void)
 
 /*
  * This rank's mean microseconds per call, after warm-up calls; how many
- * calls follows from the slowest rank's first call (scale_plan).
+ * calls follows from the slowest rank's time for one call (scale_plan).
  */
 static double time_one(coll_fn_t fn, const scale_opts_t *o)
 {
-    double first, slowest;
+    double one_call, slowest;
     long warmup, iters;
 
+    fn(); /* the first call may set things up (a peer's mapping): not the one to plan by */
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = scale_monotonic();
     fn();
-    first = scale_monotonic() - t0;
-    MPI_Allreduce(&first, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    one_call = scale_monotonic() - t0;
+    MPI_Allreduce(&one_call, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     scale_plan(o, slowest, &warmup, &iters);
     scale_count_calls(iters);
     for (long i = 0; i < warmup; i++)

@@ -60,9 +60,9 @@ typedef struct scale_opts {
 } scale_opts_t;
 
 /*
- * Calls of one collective, from the slowest PE's time for a first call
- * (every PE gets the same figure, so they all make the same number of
- * calls): at most o->iters, and no more than fit in o->budget seconds, at
+ * Calls of one collective, from the slowest PE's time for one call after
+ * a first (every PE gets the same figure, so they all make the same number
+ * of calls): at most o->iters, and no more than fit in o->budget seconds, at
  * least 3. Oversubscribed, a barrier of a library that polls can take a
  * good part of a second, and a fixed count would make one run take minutes.
  */

@@ -39,18 +39,19 @@ static void do_alltoall(void)
 
 /*
  * This PE's mean microseconds per call, after warm-up calls; how many calls
- * follows from the slowest PE's first call (scale_plan).
+ * follows from the slowest PE's time for one call (scale_plan).
  */
 static double time_one(coll_fn_t fn, const scale_opts_t *o)
 {
-    static double first, slowest;
+    static double one_call, slowest;
     long warmup, iters;
 
+    fn(); /* the first call may set things up (a peer's mapping): not the one to plan by */
     shmem_barrier_all();
     double t0 = scale_monotonic();
     fn();
-    first = scale_monotonic() - t0;
-    shmem_double_max_reduce(SHMEM_TEAM_WORLD, &slowest, &first, 1);
+    one_call = scale_monotonic() - t0;
+    shmem_double_max_reduce(SHMEM_TEAM_WORLD, &slowest, &one_call, 1);
     scale_plan(o, slowest, &warmup, &iters);
     scale_count_calls(iters);
     for (long i = 0; i < warmup; i++)
