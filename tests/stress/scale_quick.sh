@@ -43,6 +43,7 @@ for r in rows[1:]:
 print("scale.csv: %d rows, columns and figures sane" % (len(rows) - 1))
 PY
 if command -v gnuplot >/dev/null; then
-    [ -s "$out/scale.png" ] && [ -s "$out/scale.svg" ] || fail "gnuplot is installed but no scale.png/svg"
+    [ -s "$out/scale.png" ] && [ -s "$out/scale.svg" ] ||
+        fail "gnuplot is installed but no scale.png/svg"
 fi
 echo "PASS: bench/scale/scale --quick ($libs)"
