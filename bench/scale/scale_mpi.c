@@ -81,6 +81,7 @@ int main(int argc, char **argv)
     fig[SF_START_CPU] = scale_cpu();
     fig[SF_START_WALL] = o.launch > 0 ? t_ready - o.launch : -1;
     fig[SF_INIT] = t_ready - t_main;
+    scale_read_start_memory(fig);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     a2a_src = calloc(2 * (size_t)nranks, 8);

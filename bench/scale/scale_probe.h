@@ -24,6 +24,9 @@ enum scale_fig {
     SF_INIT,         /* top of main to the first barrier, s */
     SF_START_CPU,    /* user+sys CPU at the first barrier, s */
     SF_END_CPU,      /* user+sys CPU after the timed collectives, s */
+    SF_START_RSS,    /* VmRSS at the first barrier, KiB */
+    SF_START_PTE,    /* VmPTE at the first barrier, KiB */
+    SF_START_MAPS,   /* mappings at the first barrier */
     SF_RSS,          /* VmRSS, KiB */
     SF_ANON,         /* RssAnon, KiB */
     SF_SHMEM,        /* RssShmem (shared memory pages mapped), KiB */
@@ -38,7 +41,8 @@ enum scale_fig {
 };
 
 static const char *const scale_fig_name[SF_COUNT] = {
-    "start_wall_s", "init_s", "start_cpu_s", "end_cpu_s", "rss_kib",
+    "start_wall_s", "init_s", "start_cpu_s", "end_cpu_s", "start_rss_kib",
+    "start_pte_kib", "start_maps", "rss_kib",
     "anon_kib", "shmem_kib", "pss_kib", "pte_kib", "maps", "barrier_us",
     "allred8_us", "allred1k_us", "alltoall_us",
 };
@@ -140,6 +144,15 @@ static inline double scale_map_count(void)
     return lines;
 }
 
+/* Before any collective: what start-up alone leaves (peers not yet reached). */
+static inline void scale_read_start_memory(double *fig)
+{
+    fig[SF_START_RSS] = scale_proc_kib("/proc/self/status", "VmRSS");
+    fig[SF_START_PTE] = scale_proc_kib("/proc/self/status", "VmPTE");
+    fig[SF_START_MAPS] = scale_map_count();
+}
+
+/* After the collectives, which have reached every PE (the alltoall). */
 static inline void scale_read_memory(double *fig)
 {
     fig[SF_RSS] = scale_proc_kib("/proc/self/status", "VmRSS");

@@ -76,6 +76,7 @@ int main(int argc, char **argv)
     fig[SF_START_CPU] = scale_cpu();
     fig[SF_START_WALL] = o.launch > 0 ? t_ready - o.launch : -1;
     fig[SF_INIT] = t_ready - t_main;
+    scale_read_start_memory(fig);
     int npes = shmem_n_pes();
     double *sym_fig = shmem_malloc(3 * SF_COUNT * sizeof(double));
     red_src = shmem_calloc(2 * RED_LONGS, sizeof(long));

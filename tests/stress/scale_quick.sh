@@ -20,7 +20,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$py" - "$out/scale.csv" "$libs" <<'PY' || exit 1
 import csv, math, sys
 path, libs = sys.argv[1], sys.argv[2].split(",")
-figs = ["start_wall_s", "init_s", "start_cpu_s", "end_cpu_s", "rss_kib", "anon_kib",
+figs = ["start_wall_s", "init_s", "start_cpu_s", "end_cpu_s", "start_rss_kib",
+        "start_pte_kib", "start_maps", "rss_kib", "anon_kib",
         "shmem_kib", "pss_kib", "pte_kib", "maps", "barrier_us", "allred8_us",
         "allred1k_us", "alltoall_us"]
 want = ["nodes", "pes", "lib", "pinned", "reps_ok", "iters", "calls_min", "job_wall_s",
