@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "common/prk_comm.h"
+#include "common/shmem_compat.h"
 #include "p2p/p2p_core.h"
 
 /* 8-byte words per cache line (the stride of the mailboxes). */

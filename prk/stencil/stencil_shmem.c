@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "common/prk_comm.h"
+#include "common/shmem_compat.h"
 #include "stencil/stencil_core.h"
 
 typedef struct stencil_shmem_bufs {

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 
 #include "common/prk_comm.h"
+#include "common/shmem_compat.h"
 #include "transpose/transpose_core.h"
 
 /* Bytes of one panel, and panels in flight per phase: the ring and the
