@@ -136,6 +136,11 @@ int shmi_backoff_configure(int sharers, int ncpus)
     return bo.job_crowded;
 }
 
+int shmi_backoff_job_crowded(void)
+{
+    return bo.job_crowded;
+}
+
 /* Linux adds a "timer slack" of 50 us to every sleep of a normal thread,
  * which would turn the first short sleeps into 50 us ones: a waiter whose
  * partner was descheduled would then answer 50 us late. A thread that

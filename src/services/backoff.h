@@ -62,6 +62,10 @@ extern int shmi_backoff_may_sleep;
  * cpu_share.h). More sharers than cores: the job itself crowds them, and
  * the call returns 1 (else 0). */
 int shmi_backoff_configure(int sharers, int ncpus);
+/* What shmi_backoff_configure returned: 1 when the job itself crowds this
+ * PE's cores (the collectives choose their algorithms by it, agreed over
+ * the job: src/core/coll/coll_state.c). */
+int shmi_backoff_job_crowded(void);
 
 /* What every poll drives: the progress of the transports in use (set by
  * the core at start-up, src/core/path_start.c), NULL when none needs it, so that

@@ -99,18 +99,32 @@ static void shmi_coll_barrier_twolevel(struct shmem_impl_team *t,
         shmi_coll_flag_add(out, shmi_team_world_pe(t, o->local[i]));
 }
 
+/*
+ * Auto: two-level when the team spans several nodes and some node holds
+ * several of its PEs, and also when the job crowds its cores
+ * (shmi_coll_algo.crowded, alike on every PE), even on one node. Crowded,
+ * a barrier costs what the scheduler takes to run each PE as often as the
+ * algorithm needs it: dissemination needs every PE once per round, one
+ * round after another (log2 n wake-ups each, n log2 n in all), a gather
+ * within the node twice (arrive, be released: 2n in all), while the
+ * leader's O(n) flags cost it microseconds. With a core per PE the rounds
+ * run in parallel and dissemination's log2 n steps are the shorter path.
+ */
 static shmi_barrier_alg_t
 shmi_coll_barrier_pick(const struct shmem_impl_team *t)
 {
     shmi_barrier_alg_t a = shmi_coll_algo.barrier;
     int spread = t->topo.leaders != NULL && t->topo.n_leaders > 1 &&
                  t->topo.n_leaders < t->n_pes;
+    int crowded = t->topo.leaders != NULL && shmi_coll_algo.crowded &&
+                  t->topo.n_leaders < t->n_pes;
 
     if (a == SHMI_BARRIER_TWOLEVEL)
         return t->topo.leaders != NULL ? SHMI_BARRIER_TWOLEVEL
                                        : SHMI_BARRIER_DISSEMINATION;
     if (a == SHMI_BARRIER_AUTO)
-        return spread ? SHMI_BARRIER_TWOLEVEL : SHMI_BARRIER_DISSEMINATION;
+        return spread || crowded ? SHMI_BARRIER_TWOLEVEL
+                                 : SHMI_BARRIER_DISSEMINATION;
     return a;
 }
 

@@ -136,8 +136,19 @@ typedef struct shmi_coll_algo {
     shmi_bcast_alg_t bcast;
     shmi_reduce_alg_t reduce;
     size_t large; /* SHMEM_COLL_LARGE: bytes per PE */
+    int crowded;  /* 1: some PE of the job shares its cores with more PEs
+                     of the job than it has cores; alike on every PE
+                     (shmi_coll_crowd_agree) */
 } shmi_coll_algo_t;
 extern shmi_coll_algo_t shmi_coll_algo;
+
+/*
+ * Sets shmi_coll_algo.crowded on every PE to the largest of the PEs' own
+ * answers (shmi_backoff_job_crowded): one reduction over SHMEM_TEAM_WORLD,
+ * at the end of shmem_init's team set-up, so that every member of any
+ * team picks the same algorithm by it. A collective, like that set-up.
+ */
+void shmi_coll_crowd_agree(void);
 
 /*
  * The context of the collectives' own traffic: their flags, the data of

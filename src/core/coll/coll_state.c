@@ -84,6 +84,24 @@ static void shmi_coll_context_init(void)
     shmi_coll_context = c != NULL ? c : SHMEM_CTX_DEFAULT;
 }
 
+void shmi_coll_crowd_agree(void)
+{
+    struct shmem_impl_team *w = &shmem_impl_team_world;
+    int mine = shmi_backoff_job_crowded(), all = mine;
+
+    shmi_coll_algo.crowded = 0;
+    if (w->n_pes > 1) {
+        shmi_coll_enter("shmem_init", w);
+        shmi_coll_reduce(w, &all, &mine, 1, SHMI_DT_INT, SHMI_OP_MAX);
+        shmi_coll_leave();
+    }
+    shmi_coll_algo.crowded = all;
+    SHMI_LOG(SHMI_LOG_DEBUG, "coll", "%s: barriers and small reductions %s",
+             all ? "the job crowds some PE's cores" : "a core per PE",
+             all ? "gather within each node (few wake-ups per PE)"
+                 : "in log2 rounds");
+}
+
 int shmi_coll_state_init(void)
 {
     size_t bytes = sizeof(shmi_coll_slot_t) * SHMI_TEAM_SLOTS;
@@ -96,6 +114,7 @@ int shmi_coll_state_init(void)
     shmi_coll_algo.reduce = (shmi_reduce_alg_t)shmi_coll_choice(
         shmi_env.REDUCE_ALGORITHM, shmi_reduce_names);
     shmi_coll_algo.large = shmi_env.COLL_LARGE;
+    shmi_coll_algo.crowded = 0;
     shmi_coll_slots = shmi_heap_alloc(bytes, 64);
     if (shmi_coll_slots == NULL) {
         SHMI_LOG(SHMI_LOG_ERROR, "coll",

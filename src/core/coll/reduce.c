@@ -138,11 +138,16 @@ static void shmi_reduce_twolevel(const shmi_reduce_step_t *st,
         shmi_step_send(st, SHMI_COLL_FOLD_OUT, a->acc, o->node[i + d]);
 }
 
-/* 1 when the two-level reduction fits the team's shape and the rounds. */
+/* 1 when the two-level reduction fits the team's shape and the rounds.
+ * Auto takes it across nodes, and on one node too when the job crowds its
+ * cores (shmi_coll_algo.crowded, alike on every PE): as for the barrier
+ * (barrier.c), the tree wakes each PE about twice where recursive
+ * doubling needs every PE in each of its log2 n rounds in turn. */
 static int shmi_reduce_use_twolevel(const struct shmem_impl_team *t)
 {
     const shmi_team_topo_t *o = &t->topo;
-    int fits = o->node != NULL && o->n_leaders > 1 &&
+    int fits = o->node != NULL &&
+               (o->n_leaders > 1 || shmi_coll_algo.crowded) &&
                o->n_local <= (1 << (SHMI_REDUCE_NODE_ROUNDS - 1)) &&
                shmi_coll_log2_ceil(o->n_leaders) <=
                    SHMI_COLL_FOLD_IN - SHMI_REDUCE_NODE_ROUNDS;
