@@ -77,11 +77,11 @@ SHMI_ENV_RANGE(WATCHDOG, 0, LONG_MAX)
 SHMI_ENV(WATCHDOG_ABORT, BOOL, "0", "report",
          "When the watchdog (SHMEM_WATCHDOG) reports a blocked PE, end the job (status 1) instead of going on waiting")
 SHMI_ENV(BARRIER_ALGORITHM, CHOICE, "auto", "collectives",
-         "auto|dissemination|flat|twolevel: barrier and sync algorithm (flat: all PEs signal team PE 0, which releases them; twolevel: a flat step in each node, dissemination among node leaders; auto: twolevel when the team spans several nodes, else dissemination)")
+         "auto|dissemination|flat|twolevel: barrier and sync algorithm (flat: all PEs signal team PE 0, which releases them; twolevel: a flat step in each node, dissemination among node leaders; auto: twolevel when the team spans several nodes or the job has more PEs than cores somewhere, else dissemination)")
 SHMI_ENV(BCAST_ALGORITHM, CHOICE, "auto", "collectives",
          "auto|tree|pull|twolevel: broadcast algorithm (tree: binomial push; pull: every PE reads the root's source; twolevel: tree among node leaders, then within nodes; auto: pull from SHMEM_COLL_LARGE bytes, else twolevel when the team spans several nodes, else tree)")
 SHMI_ENV(REDUCE_ALGORITHM, CHOICE, "auto", "collectives",
-         "auto|doubling|slices|twolevel: reduction algorithm (doubling: recursive doubling; slices: each PE reduces one slice from every source and writes it to all; twolevel: tree inside each node, doubling among node leaders; auto: slices from SHMEM_COLL_LARGE bytes, else twolevel when the team spans several nodes, else doubling)")
+         "auto|doubling|slices|twolevel: reduction algorithm (doubling: recursive doubling; slices: each PE reduces one slice from every source and writes it to all; twolevel: tree inside each node, doubling among node leaders; auto: slices from SHMEM_COLL_LARGE bytes, else twolevel when the team spans several nodes or the job has more PEs than cores somewhere, else doubling)")
 SHMI_ENV(COLL_LARGE, SIZE, "16k", "collectives",
          "Bytes per PE from which auto uses the bandwidth algorithms (pull broadcast, sliced reduction)")
 SHMI_ENV(COLL_NODE_PES, INT, "0", "collectives",

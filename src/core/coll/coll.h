@@ -21,7 +21,8 @@
  * Algorithms (SHMEM_*_ALGORITHM, SHMEM_COLL_LARGE; auto by size and shape):
  *   barrier/sync   dissemination (log2 n rounds), flat, or two-level (flat
  *                  within each node, dissemination among node leaders;
- *                  auto when the team spans several nodes)
+ *                  auto when the team spans several nodes, or when the
+ *                  job crowds its cores: barrier.c)
  *   broadcast      sync + binomial tree of put-with-signal into dest; pull
  *                  (every PE gets from the root) for large messages; two-
  *                  level tree (leaders, then node members) across nodes
@@ -30,7 +31,7 @@
  *                  1 KiB in tagged rounds, its data and the reduction's
  *                  number in one write, shmi_coll_tagged_t); two-level
  *                  (tree in each node, doubling among leaders) across
- *                  nodes; for
+ *                  nodes, and on crowded cores; for
  *                  large arrays a sliced reduce-scatter + allgather on the
  *                  user's arrays (non-blocking gets from every peer, one
  *                  wait, non-blocking puts; through a symmetric copy when

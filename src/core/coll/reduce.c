@@ -141,8 +141,9 @@ static void shmi_reduce_twolevel(const shmi_reduce_step_t *st,
 /* 1 when the two-level reduction fits the team's shape and the rounds.
  * Auto takes it across nodes, and on one node too when the job crowds its
  * cores (shmi_coll_algo.crowded, alike on every PE): as for the barrier
- * (barrier.c), the tree wakes each PE about twice where recursive
- * doubling needs every PE in each of its log2 n rounds in turn. */
+ * (barrier.c), the tree wakes half the PEs (its leaves) twice, to send
+ * and to take the result, where recursive doubling needs every PE in each
+ * of its log2 n rounds in turn. */
 static int shmi_reduce_use_twolevel(const struct shmem_impl_team *t)
 {
     const shmi_team_topo_t *o = &t->topo;
