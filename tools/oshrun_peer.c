@@ -13,6 +13,15 @@
  * tree. A connection that fails the check is closed before libpmix reads a
  * byte of it (docs/security.md says what this guarantees and what not).
  *
+ * Each PE connects once, roughly in the order it was started, and at the
+ * same descriptor number as the PE before it (the same program runs the
+ * same start-up). So the PEs that have not connected yet are looked at
+ * first, from the one after the last admitted, at that descriptor number
+ * before all of theirs: a connection then costs a few /proc lookups
+ * whatever the number of PEs, where the walk of the whole tree costs a
+ * scan of every process's descriptors. The walk remains for what the
+ * shortcut does not find (a process that a PE started, an orphan).
+ *
  * The check sits in accept(): libpmix's listener thread calls accept()
  * through the dynamic linker, and the definitions below, in the oshrun
  * executable, come before the C library's. accept4() is covered as well so
@@ -48,38 +57,52 @@ static oshrun_job_t *peer_job;
 static int refused;  /* connections refused so far (atomic) */
 static int admitted; /* connections let through (atomic) */
 
+/* The listener's memory of the PEs admitted so far (listener thread only):
+ * joined[r] once PE r's own socket was found, the rank after the last one,
+ * and the descriptor number it held the socket at (-1: none yet). */
+static unsigned char *joined;
+static int next_rank;
+static int fd_hint = -1;
+
 void oshrun_peer_watch(oshrun_job_t *job)
 {
+    /* Without it every connection takes the walk of the whole tree. */
+    joined = calloc((size_t)job->opts->npes, 1);
     __atomic_store_n(&peer_job, job, __ATOMIC_RELEASE);
 }
 
-/* 1 when process pid holds socket inode among its descriptors. */
-static int holds_socket(pid_t pid, unsigned long inode)
+/* 1 when descriptor fd of process pid is socket inode. */
+static int holds_socket_at(pid_t pid, int fd, unsigned long inode)
 {
-    char dir[64], path[320], link[64], want[64];
+    char path[64], link[64], want[64];
+    ssize_t n;
+
+    snprintf(path, sizeof(path), "/proc/%ld/fd/%d", (long)pid, fd);
+    snprintf(want, sizeof(want), "socket:[%lu]", inode);
+    n = readlink(path, link, sizeof(link) - 1);
+    if (n <= 0)
+        return 0;
+    link[n] = '\0';
+    return strcmp(link, want) == 0;
+}
+
+/* The descriptor number at which process pid holds socket inode, or -1. */
+static int socket_fd_of(pid_t pid, unsigned long inode)
+{
+    char dir[64];
     struct dirent *e;
     DIR *d;
-    int found = 0;
+    int fd = -1;
 
     snprintf(dir, sizeof(dir), "/proc/%ld/fd", (long)pid);
-    snprintf(want, sizeof(want), "socket:[%lu]", inode);
     d = opendir(dir);
-    if (!d)
-        return 0;
-    while (!found && (e = readdir(d)) != NULL) {
-        ssize_t n;
-
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        n = readlink(path, link, sizeof(link) - 1);
-        if (n > 0) {
-            link[n] = '\0';
-            found = strcmp(link, want) == 0;
-        }
-    }
-    closedir(d);
-    return found;
+    while (d && fd < 0 && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.' &&
+            holds_socket_at(pid, atoi(e->d_name), inode))
+            fd = atoi(e->d_name);
+    if (d)
+        closedir(d);
+    return fd;
 }
 
 /* The pid's parent from /proc/PID/stat, or -1 when it is gone. */
@@ -167,7 +190,7 @@ static int job_holds(unsigned long inode)
     for (int i = 0; i < n; i++) {
         /* Still the child it was listed as: its pid was not reused by a
          * process outside the job between the listing and now. */
-        if (holds_socket(kids[i].pid, inode) &&
+        if (socket_fd_of(kids[i].pid, inode) >= 0 &&
             parent_of(kids[i].pid) == (long)kids[i].parent)
             return 1;
         n = add_children(kids[i].pid, kids, n, OSHRUN_PEER_MAX_PROCS);
@@ -175,10 +198,39 @@ static int job_holds(unsigned long inode)
     return 0;
 }
 
+/* 1 when a PE that has not connected yet, one oshrun forked itself (its
+ * parent, checked after the socket as job_holds() does, is still oshrun),
+ * holds socket inode: at the descriptor number of the last PE admitted in
+ * the first round, at any in the second. Each PE is admitted once this
+ * way; a second connection from it takes the walk. */
+static int new_pe_holds(const oshrun_job_t *job, unsigned long inode)
+{
+    int npes = job->opts->npes;
+
+    for (int round = fd_hint < 0; joined && round < 2; round++)
+        for (int k = 0; k < npes; k++) {
+            int r = (next_rank + k) % npes, fd = fd_hint;
+            pid_t pid = __atomic_load_n(&job->pes[r].pid, __ATOMIC_ACQUIRE);
+
+            if (joined[r] || pid <= 0)
+                continue;
+            if (round == 0 ? !holds_socket_at(pid, fd, inode)
+                           : (fd = socket_fd_of(pid, inode)) < 0)
+                continue;
+            if (parent_of(pid) != (long)getpid())
+                return 0; /* reaped and reused: the walk decides */
+            joined[r] = 1;
+            next_rank = (r + 1) % npes;
+            fd_hint = fd;
+            return 1;
+        }
+    return 0;
+}
+
 /* 1 when the client end of connection sd is held by one of the job's
  * processes; *uid is the owner of that end (-1 when it could not be
  * found). */
-static int peer_in_job(int sd, long *uid)
+static int peer_in_job(const oshrun_job_t *job, int sd, long *uid)
 {
     unsigned long inode;
     unsigned u;
@@ -187,7 +239,8 @@ static int peer_in_job(int sd, long *uid)
     if (oshrun_sock_peer(sd, &u, &inode) != 0)
         return 0;
     *uid = (long)u;
-    return u == (unsigned)geteuid() && job_holds(inode);
+    return u == (unsigned)geteuid() &&
+           (new_pe_holds(job, inode) || job_holds(inode));
 }
 
 static void report(int sd, long uid)
@@ -221,7 +274,7 @@ static int checked_accept(int fd, struct sockaddr *addr, socklen_t *len,
     if (sd < 0)
         return sd;
     /* Before the job is known nobody may connect: no PE exists yet. */
-    if (job && peer_in_job(sd, &uid)) {
+    if (job && peer_in_job(job, sd, &uid)) {
         __atomic_add_fetch(&admitted, 1, __ATOMIC_RELAXED);
         return sd;
     }

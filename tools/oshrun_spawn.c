@@ -334,7 +334,8 @@ static int spawn_one(oshrun_job_t *job, int rank, const char *path, char *why,
     setpgid(pid, pid);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(err[0], F_SETFL, O_NONBLOCK);
-    job->pes[rank].pid = pid;
+    /* Read by the PMIx listener thread as well (oshrun_peer.c). */
+    __atomic_store_n(&job->pes[rank].pid, pid, __ATOMIC_RELEASE);
     oshrun_stream_init(&job->pes[rank].out, out[0], 1);
     oshrun_stream_init(&job->pes[rank].err, err[0], 2);
     if (rank == 0) {
