@@ -224,8 +224,8 @@ static pmix_server_module_t module = {
 static int server_init(oshrun_job_t *job)
 {
     char srv[300], sys[300];
-    pmix_info_t info[4];
-    bool no = false;
+    pmix_info_t info[5];
+    bool no = false, yes = true;
     pmix_status_t rc;
 
     snprintf(srv, sizeof(srv), "%s/srv", job->tmpdir);
@@ -234,8 +234,13 @@ static int server_init(oshrun_job_t *job)
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, sys, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SERVER_TOOL_SUPPORT, &no, PMIX_BOOL);
     PMIX_INFO_LOAD(&info[3], PMIX_SERVER_SYSTEM_SUPPORT, &no, PMIX_BOOL);
-    rc = PMIx_server_init(&module, info, 4);
-    for (int i = 0; i < 4; i++)
+    /* libpmix loads the node's topology in any case; shared, it hands it
+     * to the PEs as XML (PMIX_HWLOC_XML_V2), and a PE that needs it (to
+     * bind) reads that instead of discovering it again (src/topo/topo.c):
+     * one discovery per node instead of one per PE. */
+    PMIX_INFO_LOAD(&info[4], PMIX_SERVER_SHARE_TOPOLOGY, &yes, PMIX_BOOL);
+    rc = PMIx_server_init(&module, info, 5);
+    for (int i = 0; i < 5; i++)
         PMIX_INFO_DESTRUCT(&info[i]);
     if (rc != PMIX_SUCCESS) {
         oshrun_msg("cannot start the PMIx server: %s", PMIx_Error_string(rc));

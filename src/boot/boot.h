@@ -43,6 +43,12 @@ int shmi_boot_get(int pe, const char *key, void *blob, size_t len);
  * a launcher is there (falls back to _exit). msg goes to the launcher log. */
 _Noreturn void shmi_boot_abort(int status, const char *msg);
 
+/* This node's topology as hwloc (v2) XML where the launcher hands it out
+ * (a PMIx server that shares the topology it loaded: oshrun's), so that
+ * the PEs of a node need not each discover it; NULL where it does not.
+ * The caller frees it. */
+char *shmi_boot_node_topology(void);
+
 /* Disconnects; after this no other shmi_boot_* call is allowed. */
 void shmi_boot_finalize(void);
 

@@ -74,6 +74,20 @@ int shmi_boot_get_string(int rank, const char *key, char *out, size_t outlen)
     return ret;
 }
 
+char *shmi_boot_node_topology(void)
+{
+    pmix_value_t *val;
+    char *xml = NULL;
+
+    if (!shmi_boot_pmix.connected || shmi_boot_pmix.singleton ||
+        get_value(SHMI_BOOT_JOB, PMIX_HWLOC_XML_V2, &val) != 0)
+        return NULL;
+    if (val->type == PMIX_STRING && val->data.string && val->data.string[0])
+        xml = strdup(val->data.string);
+    PMIX_VALUE_RELEASE(val);
+    return xml;
+}
+
 /* True when a PMI-1/PMI-2 launcher (MPICH's Hydra, ...) started us: PMIx
  * found no server, yet such a launcher left its marks in the environment. */
 static int pmi1_launcher(void)

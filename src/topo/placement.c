@@ -242,19 +242,48 @@ int shmi_topo_place(hwloc_topology_t topo, int lrank, int lsize,
     return 0;
 }
 
-int shmi_topo_load(hwloc_topology_t *topo, const char *xml)
+/* A topology to be loaded, with the I/O devices placement needs. */
+static int topo_new(hwloc_topology_t *topo)
 {
-    hwloc_topology_t t;
-
-    if (hwloc_topology_init(&t) != 0)
+    if (hwloc_topology_init(topo) != 0)
         return SHMI_ENOMEM;
-    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    hwloc_topology_set_io_types_filter(*topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     /* Linux's sysfs gives the same PCI devices and their locality; the
      * libpciaccess plugin would also leave memory behind that no one can
      * free once hwloc unloads it (sanitizer runs report it). */
     (void)hwloc_topology_set_components(
-        t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
+        *topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
+    return 0;
+}
+
+int shmi_topo_load(hwloc_topology_t *topo, const char *xml)
+{
+    hwloc_topology_t t;
+    int ret = topo_new(&t);
+
+    if (ret)
+        return ret;
     if ((xml && hwloc_topology_set_xml(t, xml) != 0) ||
+        hwloc_topology_load(t) != 0) {
+        hwloc_topology_destroy(t);
+        return SHMI_EIO;
+    }
+    *topo = t;
+    return 0;
+}
+
+int shmi_topo_load_this_node(hwloc_topology_t *topo, const char *xml)
+{
+    hwloc_topology_t t;
+    int ret = topo_new(&t);
+
+    if (ret)
+        return ret;
+    /* The description is of this machine: binding through it must bind
+     * (hwloc takes a topology read from XML for another machine's and
+     * would only pretend to). */
+    if (hwloc_topology_set_xmlbuffer(t, xml, (int)strlen(xml) + 1) != 0 ||
+        hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM) != 0 ||
         hwloc_topology_load(t) != 0) {
         hwloc_topology_destroy(t);
         return SHMI_EIO;

@@ -35,6 +35,11 @@ int shmi_topo_place(hwloc_topology_t topo, int lrank, int lsize,
  * `xml` when non-NULL (tests). */
 int shmi_topo_load(hwloc_topology_t *topo, const char *xml);
 
+/* Loads this machine's topology from xml, a description of it (hwloc XML)
+ * that was discovered once for the whole node: cheaper than discovering
+ * it, and binding through it binds this process. */
+int shmi_topo_load_this_node(hwloc_topology_t *topo, const char *xml);
+
 /* This PE's placement, computed on first use (topology loaded once);
  * NULL when hwloc cannot load the topology. src/topo/topo.c */
 const shmi_placement_t *shmi_topo_placement(void);

@@ -9,6 +9,7 @@
 
 #include <hwloc.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "services/env.h"
@@ -28,13 +29,33 @@ const shmi_boot_info_t *shmi_topo_boot(void)
     return topo_boot;
 }
 
+/* This node's topology: as the launcher loaded it once for the node
+ * where it hands it out, else discovered here. Discovery reads sysfs and
+ * /proc and costs every PE that does it tens of milliseconds, far more
+ * when a whole node of PEs does it at once. */
+static int topology_load(void)
+{
+    char *xml = shmi_boot_node_topology();
+    int ret = SHMI_ENODEV;
+
+    if (xml)
+        ret = shmi_topo_load_this_node(&topology, xml);
+    free(xml);
+    if (ret == 0) {
+        SHMI_LOG(SHMI_LOG_DEBUG, "topo", "topology as the launcher loaded it");
+        return 0;
+    }
+    SHMI_LOG(SHMI_LOG_DEBUG, "topo", "topology discovered by this PE");
+    return shmi_topo_load(&topology, NULL);
+}
+
 static void placement_compute(void)
 {
     const shmi_boot_info_t *b = topo_boot;
 
     if (!b)
         return; /* before shmi_topo_init: no PE to place yet */
-    placement_ret = shmi_topo_load(&topology, NULL);
+    placement_ret = topology_load();
     if (placement_ret != 0) {
         SHMI_LOG(SHMI_LOG_WARN, "topo", "hwloc could not load the topology");
         return;
