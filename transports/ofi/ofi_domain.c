@@ -294,20 +294,22 @@ static int shmt_ofi_alloc_tables(void)
     return 0;
 }
 
-static int shmt_ofi_connect_pe(int pe)
+/* Reads pe's published name into names[pe] and its segments into the
+ * tables. */
+static int shmt_ofi_lookup_pe(int pe, shmt_ofi_name_t *names)
 {
-    shmt_ofi_name_t name;
     shmt_ofi_seg_t segs[SHMI_SEG_COUNT];
     int ret;
 
-    ret = shmt_ofi.job->lookup(pe, "ofi.name", &name, sizeof(name));
+    ret = shmt_ofi.job->lookup(pe, "ofi.name", &names[pe], sizeof(*names));
     if (ret == 0)
         ret = shmt_ofi.job->lookup(pe, "ofi.segs", segs, sizeof(segs));
     if (ret)
         return ret;
-    ret = fi_av_insert(shmt_ofi.av, name.name, 1, &shmt_ofi.addr[pe], 0, NULL);
-    if (ret != 1) {
-        shmt_ofi_log_fail("fi_av_insert", ret < 0 ? ret : -FI_EINVAL);
+    if (names[pe].len == 0 || names[pe].len > SHMT_OFI_NAME_MAX) {
+        SHMI_LOG(SHMI_LOG_ERROR, "ofi",
+                 "PE %d published an endpoint name of %llu bytes", pe,
+                 (unsigned long long)names[pe].len);
         return SHMI_EIO;
     }
     for (int s = 0; s < SHMI_SEG_COUNT; s++) {
@@ -319,14 +321,73 @@ static int shmt_ofi_connect_pe(int pe)
     return 0;
 }
 
+/* 1 when the provider's names are strings (FI_ADDR_STR, as shm's are):
+ * an array of them is one NUL-terminated string after the other, whatever
+ * the length each was published with. */
+static int shmt_ofi_names_are_strings(void)
+{
+    return shmt_ofi.info->addr_format == FI_ADDR_STR;
+}
+
+/* Inserts the names of PEs first..first+n-1 into the address vector in one
+ * call, packed one after the other as fi_av_insert takes an array. */
+static int shmt_ofi_av_insert(const shmt_ofi_name_t *names, int first, int n,
+                              uint8_t *packed)
+{
+    int strings = shmt_ofi_names_are_strings();
+    size_t off = 0;
+    int ret;
+
+    for (int i = 0; i < n; i++) {
+        const shmt_ofi_name_t *nm = &names[first + i];
+        size_t len = strings ? strnlen((const char *)nm->name, nm->len)
+                             : nm->len;
+
+        memcpy(packed + off, nm->name, len);
+        off += len;
+        if (strings)
+            packed[off++] = '\0';
+    }
+    ret = fi_av_insert(shmt_ofi.av, packed, (size_t)n, &shmt_ofi.addr[first],
+                       0, NULL);
+    if (ret != n) {
+        shmt_ofi_log_fail("fi_av_insert", ret < 0 ? ret : -FI_EINVAL);
+        return SHMI_EIO;
+    }
+    return 0;
+}
+
+/* Every PE's name and segments, then the names into the address vector:
+ * one insertion for all (one per run of names of one length where names
+ * are binary, which a provider's names of one format are), rather than one
+ * per PE, so that the provider resolves them in bulk. */
+static int shmt_ofi_connect_all(void)
+{
+    int n = shmt_ofi.npes, first = 0, ret = 0;
+    int strings = shmt_ofi_names_are_strings();
+    shmt_ofi_name_t *names = malloc((size_t)n * sizeof(*names));
+    uint8_t *packed = malloc((size_t)n * (SHMT_OFI_NAME_MAX + 1));
+
+    if (!names || !packed)
+        ret = SHMI_ENOMEM;
+    for (int pe = 0; pe < n && ret == 0; pe++)
+        ret = shmt_ofi_lookup_pe(pe, names);
+    for (int pe = 1; pe <= n && ret == 0; pe++)
+        if (pe == n || (!strings && names[pe].len != names[first].len)) {
+            ret = shmt_ofi_av_insert(names, first, pe - first, packed);
+            first = pe;
+        }
+    free(names);
+    free(packed);
+    return ret;
+}
+
 int shmt_ofi_connect(void)
 {
     int ret = shmt_ofi_alloc_tables();
 
-    if (ret)
-        return ret;
-    for (int pe = 0; pe < shmt_ofi.npes && ret == 0; pe++)
-        ret = shmt_ofi_connect_pe(pe);
+    if (ret == 0)
+        ret = shmt_ofi_connect_all();
     if (ret == 0)
         ret = shmt_ofi_reach_check();
     if (ret == 0) {
