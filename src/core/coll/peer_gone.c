@@ -169,16 +169,15 @@ void shmi_watch_tell(void)
         (void)fabric->ops->order->quiet(ctx->ep[fabric->ep], -1);
         shmi_eng_unlock(ctx);
     }
-    /* The mark of every peer that tells this PE over the fabric: until
-     * then it may still need this PE's progress to complete its put (the
-     * waits drive it). Peers of this node need none: a store, or nothing
-     * (above). */
+    /* Every peer finalized: until then a peer may still need this PE's
+     * progress to complete a put or a get (the waits drive it), also one
+     * that this PE reaches by a store but that reaches this PE over the
+     * fabric (SHMEM_LOCAL_OFF_PES). Its mark here, its own record, or for
+     * a peer of this node not mapped here the node's first PE's record
+     * (shmi_watch_finalized) says so. */
     shmi_backoff_init(&b);
     for (int pe = 0; pe < n;) {
-        const shmi_route_t *r = shmi_route_of(pe, SHMI_SEG_HEAP);
-
-        if (pe == me || r->base != NULL || r->map != SHMI_ROUTE_MAP_NONE ||
-            __atomic_load_n(&marks[pe], __ATOMIC_ACQUIRE)) {
+        if (pe == me || shmi_watch_finalized(pe)) {
             pe++;
             continue;
         }
