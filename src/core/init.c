@@ -129,8 +129,12 @@ static void start(const char *routine, int thread_level)
     shmi_state.initialized = 1;
     /* Errors of the first barrier (the first traffic between nodes) name
      * shmem_init (shmem_init_thread and start_pes count as shmem_init, also
-     * for SHMEM_DEBUG's comparison of collective calls). */
+     * for SHMEM_DEBUG's comparison of collective calls). The agreement on
+     * crowded cores (coll.h) runs in the same call, so that a program's
+     * first collective is call 2 of SHMEM_TEAM_WORLD, whatever shmem_init
+     * needs of its own. */
     shmi_coll_enter("shmem_init", &shmem_impl_team_world);
+    shmi_coll_crowd_agree();
     shmi_barrier_all();
     shmi_coll_leave();
     shmi_paths_started();

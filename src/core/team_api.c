@@ -157,7 +157,6 @@ int shmi_teams_init(void)
     if (ret != 0)
         return ret;
     shmi_teams_ready = 1;
-    shmi_coll_crowd_agree();
     return 0;
 }
 

@@ -146,8 +146,9 @@ extern shmi_coll_algo_t shmi_coll_algo;
 /*
  * Sets shmi_coll_algo.crowded on every PE to the largest of the PEs' own
  * answers (shmi_backoff_job_crowded): one reduction over SHMEM_TEAM_WORLD,
- * at the end of shmem_init's team set-up, so that every member of any
- * team picks the same algorithm by it. A collective, like that set-up.
+ * within shmem_init's first barrier call once the teams are set up (one
+ * collective call of shmem_init for the watchdog and SHMEM_DEBUG), so
+ * that every member of any team picks the same algorithm by it.
  */
 void shmi_coll_crowd_agree(void);
 
