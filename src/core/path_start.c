@@ -334,8 +334,9 @@ int shmi_paths_connect(void)
         return ret;
     crowded = shmi_backoff_configure(sharers, ncpus);
     SHMI_LOG(SHMI_LOG_DEBUG, "wait",
-             "%d PE(s) of the job may run on this PE's %d core(s): waiting %s",
-             sharers, ncpus,
+             "%s%d PE(s) of the job may run on this PE's %d core(s): "
+             "waiting %s",
+             crowded ? "at least " : "", sharers, ncpus,
              crowded ? "yields at once and sleeps" : "spins first");
     if (shmi_path_local) {
         ret = shmi_path_local->connect();

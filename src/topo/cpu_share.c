@@ -45,7 +45,21 @@ int shmi_topo_cpu_sharers(int *sharers, int *ncpus)
         *ncpus = 1;
         return 0;
     }
-    for (int i = 0; i < bi->local_size; i++) {
+    *ncpus = CPU_COUNT(&mine);
+    /* The policy asks only whether the sharers outnumber the cores
+     * (shmi_backoff_configure), and each answer below costs a bootstrap
+     * get (a hand-off to the PMIx client's thread, two context switches;
+     * on crowded cores reading the whole node's affinities made start-up
+     * O(P) per PE, docs/scaling.md). A node with no more PEs than this PE's
+     * cores cannot crowd them, whatever the peers' affinities: the count
+     * stays the upper bound, the PEs of the node. Otherwise the loop ends
+     * as soon as the sharers outnumber the cores: unbound or stacked PEs
+     * read ncpus peers, and only PEs bound apart read them all. */
+    if (bi->local_size <= *ncpus) {
+        *sharers = bi->local_size;
+        return 0;
+    }
+    for (int i = 0; i < bi->local_size && n <= *ncpus; i++) {
         int pe = bi->local_pes[i];
 
         if (pe == bi->rank)
@@ -58,6 +72,5 @@ int shmi_topo_cpu_sharers(int *sharers, int *ncpus)
         n += CPU_COUNT(&both) > 0;
     }
     *sharers = n;
-    *ncpus = CPU_COUNT(&mine);
     return 0;
 }

@@ -16,10 +16,12 @@
 /* Publishes this PE's CPU affinity (a bootstrap key). 0 or SHMI_E*. */
 int shmi_topo_cpus_publish(void);
 
-/* After the bootstrap's fence: *sharers = the PEs of this node (this one
- * included) that may run on one of this PE's cores, *ncpus = how many
- * cores this PE may run on. Where a peer's affinity cannot be read it
- * counts as sharing. 0 or SHMI_E*. */
+/* After the bootstrap's fence: *ncpus = how many cores this PE may run
+ * on, *sharers = the PEs of this node (this one included) that may run on
+ * one of them, counted only as far as the crowded test needs: the PEs of
+ * the node where they do not outnumber *ncpus, and *ncpus + 1 once the
+ * sharers do (each count costs a bootstrap get). Where a peer's affinity
+ * cannot be read it counts as sharing. 0 or SHMI_E*. */
 int shmi_topo_cpu_sharers(int *sharers, int *ncpus);
 
 #endif /* SHMI_TOPO_CPU_SHARE_H */
