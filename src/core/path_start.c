@@ -226,7 +226,7 @@ int shmi_paths_init(void)
 
     /* Until the cores of the node's PEs are known (shmi_paths_connect),
      * waiting spins first, as on a node with a core per PE. */
-    (void)shmi_backoff_configure(1, 1);
+    (void)shmi_backoff_configure(1, 1, 1);
     shmi_path_job_fill(&shmi_path_job);
     ret = shmi_path_start_kind(SHMT_KIND_LOAD_STORE, &shmi_path_local);
     if (ret)
@@ -332,7 +332,8 @@ int shmi_paths_connect(void)
     ret = shmi_topo_cpu_sharers(&sharers, &ncpus);
     if (ret)
         return ret;
-    crowded = shmi_backoff_configure(sharers, ncpus);
+    crowded = shmi_backoff_configure(sharers, ncpus,
+                                     shmi_state.boot.local_size);
     SHMI_LOG(SHMI_LOG_DEBUG, "wait",
              "%s%d PE(s) of the job may run on this PE's %d core(s): "
              "waiting %s",

@@ -29,10 +29,12 @@ static struct {
     unsigned long spin_max; /* SHMEM_WAIT_SPIN */
     char sleep_mode;        /* 'a'uto, 'y' (always), 'n' (never) */
     int job_crowded;        /* more PEs of the job here than its cores */
+    long sleep_max_ns;      /* longest sleep (shmi_backoff_configure) */
     long online;            /* cores of the node */
     int busy_looks;         /* consecutive looks that found it busy */
     unsigned long long next_look_ns;
-} bo = {.spin_max = 2000, .sleep_mode = 'a'};
+} bo = {.spin_max = 2000, .sleep_mode = 'a',
+      .sleep_max_ns = SHMI_BACKOFF_MAX_NS};
 
 /*
  * The policy (docs/design.md, decision 10). A node is crowded when the
@@ -117,7 +119,32 @@ static void backoff_look(void)
     backoff_apply(busy >= 2);
 }
 
-int shmi_backoff_configure(int sharers, int ncpus)
+/* Sleeps of a wait before its sleeps may outgrow SHMI_BACKOFF_MAX_NS: the
+ * doublings up to it, then about 2 ms at it. */
+#define BACKOFF_PATIENT_SLEEPS 40
+
+/*
+ * The longest sleep of a waiter whose own job crowds its cores: every
+ * waiting PE of the node wakes once per longest sleep, and each wake-up
+ * (timer, context switch, a poll, often a progress pass) costs some
+ * microseconds of a core. With SHMI_BACKOFF_MAX_NS per PE of the node per
+ * core, the waiters' wake-ups together take a share of the cores that does
+ * not grow with the PEs stacked on them; with a fixed 64 us, 256 PEs on 2
+ * cores spent most of the cores waking up, and the PEs being waited for
+ * ran late (docs/scaling.md). Bounded at SHMI_BACKOFF_CROWD_MAX_NS, a
+ * few scheduler time slices, where a core holds hundreds of PEs (each
+ * waits for a turn of all of them anyway). A wait reaches the longer
+ * sleeps only once it is long (shmi_backoff_slow).
+ */
+static long backoff_crowd_sleep_max(int node_pes, int ncpus)
+{
+    long per_core = ncpus > 0 ? (node_pes + ncpus - 1) / ncpus : node_pes;
+    long ns = SHMI_BACKOFF_MAX_NS * (per_core > 1 ? per_core : 1);
+
+    return ns < SHMI_BACKOFF_CROWD_MAX_NS ? ns : SHMI_BACKOFF_CROWD_MAX_NS;
+}
+
+int shmi_backoff_configure(int sharers, int ncpus, int node_pes)
 {
     const char *mode = shmi_env.WAIT_SLEEP;
 
@@ -130,6 +157,10 @@ int shmi_backoff_configure(int sharers, int ncpus)
         shmi_backoff_may_sleep = bo.sleep_mode == 'y';
     bo.online = sysconf(_SC_NPROCESSORS_ONLN);
     bo.job_crowded = ncpus <= 0 || sharers > ncpus;
+    __atomic_store_n(&bo.sleep_max_ns,
+                     bo.job_crowded ? backoff_crowd_sleep_max(node_pes, ncpus)
+                                    : SHMI_BACKOFF_MAX_NS,
+                     __ATOMIC_RELAXED);
     bo.busy_looks = 0;
     bo.next_look_ns = 0;
     backoff_apply(bo.job_crowded);
@@ -170,6 +201,13 @@ void shmi_backoff_slow(shmi_backoff_t *b)
     ts.tv_sec = 0;
     ts.tv_nsec = b->sleep_ns;
     nanosleep(&ts, NULL);
-    if (b->sleep_ns < SHMI_BACKOFF_MAX_NS)
+    /* The longer bound only once the wait is long (some ms of sleeps at
+     * SHMI_BACKOFF_MAX_NS): the peer is descheduled or far behind, and
+     * waking up costs more than a late answer; short waits, those of a
+     * collective's rounds, keep answering within SHMI_BACKOFF_MAX_NS. */
+    if (b->sleep_ns < SHMI_BACKOFF_MAX_NS ||
+        (b->polls > shmi_backoff_spin_now() + SHMI_BACKOFF_YIELDS +
+                        BACKOFF_PATIENT_SLEEPS &&
+         b->sleep_ns < __atomic_load_n(&bo.sleep_max_ns, __ATOMIC_RELAXED)))
         b->sleep_ns *= 2;
 }

@@ -11,7 +11,8 @@
  * transports' progress (target side of emulated operations) through
  * shmi_backoff_progress, which the core sets when a transport needs it. The first shmi_env.WAIT_SPIN polls only pause the CPU; the next
  * SHMI_BACKOFF_YIELDS call sched_yield; after that the loop sleeps, from
- * 1 us doubling up to SHMI_BACKOFF_MAX_NS (a sleeping thread lowers its
+ * 1 us doubling up to SHMI_BACKOFF_MAX_NS, or more where the job itself
+ * stacks PEs on the cores (backoff.c) (a sleeping thread lowers its
  * timer slack to 1 us so that these sleeps are as short as asked) - but
  * only when the node is crowded (more PEs of the job than its cores, or
  * more threads ready to run than the node's cores: then the spin is
@@ -24,6 +25,8 @@
 
 #define SHMI_BACKOFF_YIELDS 64
 #define SHMI_BACKOFF_MAX_NS 64000L
+/* The bound of a crowded job's longest sleep (backoff.c). */
+#define SHMI_BACKOFF_CROWD_MAX_NS 16000000L
 
 typedef struct shmi_backoff {
     unsigned long polls;         /* unsuccessful polls so far */
@@ -59,9 +62,10 @@ extern unsigned long shmi_backoff_spin;
 extern int shmi_backoff_may_sleep;
 /* sharers: the PEs of the job (this one included) that may run on this
  * PE's cores; ncpus: how many cores this PE may run on (src/topo/
- * cpu_share.h). More sharers than cores: the job itself crowds them, and
- * the call returns 1 (else 0). */
-int shmi_backoff_configure(int sharers, int ncpus);
+ * cpu_share.h); node_pes: the PEs of the job on this node. More sharers
+ * than cores: the job itself crowds them, waiters sleep longer the more
+ * PEs per core the node holds, and the call returns 1 (else 0). */
+int shmi_backoff_configure(int sharers, int ncpus, int node_pes);
 /* What shmi_backoff_configure returned: 1 when the job itself crowds this
  * PE's cores (the collectives choose their algorithms by it, agreed over
  * the job: src/core/coll/coll_state.c). */

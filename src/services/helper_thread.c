@@ -17,7 +17,7 @@
 int shmi_helper_started;
 
 /* Longest nap of an idle helper (ns): longer than a waiting PE's longest
- * sleep (SHMI_BACKOFF_MAX_NS), as a helper that naps is idle most of the
+ * sleep where each PE has a core (SHMI_BACKOFF_MAX_NS), as a helper that naps is idle most of the
  * job and each wake is a progress pass, a system call on the software
  * providers. */
 #define HELPER_NAP_MAX_NS 100000L
