@@ -17,9 +17,9 @@
 int shmi_helper_started;
 
 /* Longest nap of an idle helper (ns): longer than a waiting PE's longest
- * sleep where each PE has a core (SHMI_BACKOFF_MAX_NS), as a helper that naps is idle most of the
- * job and each wake is a progress pass, a system call on the software
- * providers. */
+ * sleep where each PE has a core (SHMI_BACKOFF_MAX_NS), as a helper that
+ * naps is idle most of the job and each wake is a progress pass, a system
+ * call on the software providers. */
 #define HELPER_NAP_MAX_NS 100000L
 
 struct shmi_helper {
