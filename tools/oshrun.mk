@@ -15,9 +15,9 @@ tools_oshrun_SOURCES = \
 	tools/oshrun_delegate.c \
 	tools/oshrun_tmp.c \
 	tools/oshrun_sweep.c
-tools_oshrun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS)
+tools_oshrun_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
 tools_oshrun_CFLAGS = $(AM_CFLAGS) -pthread
-tools_oshrun_LDADD = $(PMIX_LIBS) -lpthread
+tools_oshrun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) -lpthread
 
 include $(srcdir)/tests/launch/launch.mk
 EXTRA_DIST += bench/startup/startup.sh bench/startup/hello.c \
