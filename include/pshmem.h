@@ -31,6 +31,7 @@ extern "C" {
 #include "pshmem/coll.h"
 #include "pshmem/coll_deprecated.h"
 #include "pshmem/order.h"
+#include "pshmem/coll_nb.h"
 #include "pshmem/stream.h"
 #include "pshmem/kernel.h"
 

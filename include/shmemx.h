@@ -23,6 +23,212 @@ void *shmemx_calloc_device(size_t count, size_t size);
 void *shmemx_align_device(size_t alignment, size_t size);
 int shmemx_device_info(const char **backend, int *device);
 
+/* Nonblocking collectives (docs/nonblocking-collectives.md), the forms
+ * of the OpenSHMEM draft "Nonblocking Collectives" as extensions: each
+ * posts the collective on the team and returns; shmemx_req_test (0 when
+ * complete, 1 while in flight) or shmemx_req_wait (0) completes it and
+ * frees the request.  Weft progresses posted collectives on a thread
+ * of its own, so they finish while the program computes.  A request
+ * names one posted collective; SHMEMX_REQ_NULL none. */
+typedef struct shmemx_req_s *shmemx_req_h;
+#define SHMEMX_REQ_NULL ((shmemx_req_h)0)
+void shmemx_barrier_all_nb(shmemx_req_h *request);
+int shmemx_sync_nb(shmem_team_t team, shmemx_req_h *request);
+int shmemx_req_test(shmemx_req_h request);
+int shmemx_req_wait(shmemx_req_h request);
+int shmemx_float_broadcast_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_double_broadcast_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_longdouble_broadcast_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_char_broadcast_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_schar_broadcast_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_short_broadcast_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_int_broadcast_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_long_broadcast_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_longlong_broadcast_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_uchar_broadcast_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_ushort_broadcast_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_uint_broadcast_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_ulong_broadcast_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_ulonglong_broadcast_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_int8_broadcast_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_int16_broadcast_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_int32_broadcast_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_int64_broadcast_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_uint8_broadcast_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_uint16_broadcast_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_uint32_broadcast_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_uint64_broadcast_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_size_broadcast_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_ptrdiff_broadcast_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_broadcastmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmemx_req_h *request);
+int shmemx_float_alltoall_nb(shmem_team_t team, float *dest, const float *source, size_t nelems, shmemx_req_h *request);
+int shmemx_double_alltoall_nb(shmem_team_t team, double *dest, const double *source, size_t nelems, shmemx_req_h *request);
+int shmemx_longdouble_alltoall_nb(shmem_team_t team, long double *dest, const long double *source, size_t nelems, shmemx_req_h *request);
+int shmemx_char_alltoall_nb(shmem_team_t team, char *dest, const char *source, size_t nelems, shmemx_req_h *request);
+int shmemx_schar_alltoall_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, shmemx_req_h *request);
+int shmemx_short_alltoall_nb(shmem_team_t team, short *dest, const short *source, size_t nelems, shmemx_req_h *request);
+int shmemx_int_alltoall_nb(shmem_team_t team, int *dest, const int *source, size_t nelems, shmemx_req_h *request);
+int shmemx_long_alltoall_nb(shmem_team_t team, long *dest, const long *source, size_t nelems, shmemx_req_h *request);
+int shmemx_longlong_alltoall_nb(shmem_team_t team, long long *dest, const long long *source, size_t nelems, shmemx_req_h *request);
+int shmemx_uchar_alltoall_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, shmemx_req_h *request);
+int shmemx_ushort_alltoall_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, shmemx_req_h *request);
+int shmemx_uint_alltoall_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, shmemx_req_h *request);
+int shmemx_ulong_alltoall_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, shmemx_req_h *request);
+int shmemx_ulonglong_alltoall_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, shmemx_req_h *request);
+int shmemx_int8_alltoall_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_int16_alltoall_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_int32_alltoall_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_int64_alltoall_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_uint8_alltoall_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_uint16_alltoall_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_uint32_alltoall_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_uint64_alltoall_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_size_alltoall_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_ptrdiff_alltoall_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, shmemx_req_h *request);
+int shmemx_alltoallmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems, shmemx_req_h *request);
+int shmemx_uchar_and_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ushort_and_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint_and_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulong_and_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulonglong_and_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int8_and_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int16_and_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int32_and_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int64_and_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint8_and_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint16_and_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint32_and_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint64_and_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_size_and_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uchar_or_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ushort_or_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint_or_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulong_or_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulonglong_or_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int8_or_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int16_or_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int32_or_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int64_or_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint8_or_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint16_or_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint32_or_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint64_or_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_size_or_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uchar_xor_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ushort_xor_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint_xor_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulong_xor_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulonglong_xor_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int8_xor_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int16_xor_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int32_xor_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int64_xor_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint8_xor_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint16_xor_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint32_xor_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint64_xor_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_size_xor_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_float_max_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_double_max_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_longdouble_max_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_char_max_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_schar_max_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_short_max_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int_max_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_long_max_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_longlong_max_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uchar_max_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ushort_max_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint_max_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulong_max_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulonglong_max_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int8_max_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int16_max_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int32_max_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int64_max_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint8_max_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint16_max_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint32_max_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint64_max_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_size_max_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ptrdiff_max_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_float_min_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_double_min_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_longdouble_min_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_char_min_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_schar_min_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_short_min_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int_min_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_long_min_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_longlong_min_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uchar_min_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ushort_min_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint_min_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulong_min_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulonglong_min_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int8_min_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int16_min_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int32_min_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int64_min_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint8_min_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint16_min_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint32_min_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint64_min_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_size_min_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ptrdiff_min_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_float_sum_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_double_sum_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_longdouble_sum_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_char_sum_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_schar_sum_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_short_sum_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int_sum_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_long_sum_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_longlong_sum_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uchar_sum_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ushort_sum_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint_sum_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulong_sum_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulonglong_sum_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int8_sum_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int16_sum_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int32_sum_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int64_sum_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint8_sum_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint16_sum_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint32_sum_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint64_sum_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_size_sum_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ptrdiff_sum_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_complexd_sum_reduce_nb(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_complexf_sum_reduce_nb(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_float_prod_reduce_nb(shmem_team_t team, float *dest, const float *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_double_prod_reduce_nb(shmem_team_t team, double *dest, const double *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_longdouble_prod_reduce_nb(shmem_team_t team, long double *dest, const long double *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_char_prod_reduce_nb(shmem_team_t team, char *dest, const char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_schar_prod_reduce_nb(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_short_prod_reduce_nb(shmem_team_t team, short *dest, const short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int_prod_reduce_nb(shmem_team_t team, int *dest, const int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_long_prod_reduce_nb(shmem_team_t team, long *dest, const long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_longlong_prod_reduce_nb(shmem_team_t team, long long *dest, const long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uchar_prod_reduce_nb(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ushort_prod_reduce_nb(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint_prod_reduce_nb(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulong_prod_reduce_nb(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ulonglong_prod_reduce_nb(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int8_prod_reduce_nb(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int16_prod_reduce_nb(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int32_prod_reduce_nb(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_int64_prod_reduce_nb(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint8_prod_reduce_nb(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint16_prod_reduce_nb(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint32_prod_reduce_nb(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_uint64_prod_reduce_nb(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_size_prod_reduce_nb(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_ptrdiff_prod_reduce_nb(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_complexd_prod_reduce_nb(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce, shmemx_req_h *request);
+int shmemx_complexf_prod_reduce_nb(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce, shmemx_req_h *request);
+
 /* Stream-ordered communication (docs/gpu.md): a stream is the device
  * back end's own (cudaStream_t, hipStream_t, the mock's in-order queue)
  * passed as void *, NULL its default stream.  A *_on_stream routine
@@ -212,6 +418,190 @@ void shmemx_kernel_relax(unsigned polls);
 
 #ifdef __cplusplus
 }
+#endif
+
+/* C11 type-generic selections of the extensions (none in C++). */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+#define shmemx_broadcast_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        float *: shmemx_float_broadcast_nb, \
+        double *: shmemx_double_broadcast_nb, \
+        long double *: shmemx_longdouble_broadcast_nb, \
+        char *: shmemx_char_broadcast_nb, \
+        signed char *: shmemx_schar_broadcast_nb, \
+        short *: shmemx_short_broadcast_nb, \
+        int *: shmemx_int_broadcast_nb, \
+        long *: shmemx_long_broadcast_nb, \
+        long long *: shmemx_longlong_broadcast_nb, \
+        unsigned char *: shmemx_uchar_broadcast_nb, \
+        unsigned short *: shmemx_ushort_broadcast_nb, \
+        unsigned int *: shmemx_uint_broadcast_nb, \
+        unsigned long *: shmemx_ulong_broadcast_nb, \
+        unsigned long long *: shmemx_ulonglong_broadcast_nb)(__VA_ARGS__)
+
+#define shmemx_alltoall_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        float *: shmemx_float_alltoall_nb, \
+        double *: shmemx_double_alltoall_nb, \
+        long double *: shmemx_longdouble_alltoall_nb, \
+        char *: shmemx_char_alltoall_nb, \
+        signed char *: shmemx_schar_alltoall_nb, \
+        short *: shmemx_short_alltoall_nb, \
+        int *: shmemx_int_alltoall_nb, \
+        long *: shmemx_long_alltoall_nb, \
+        long long *: shmemx_longlong_alltoall_nb, \
+        unsigned char *: shmemx_uchar_alltoall_nb, \
+        unsigned short *: shmemx_ushort_alltoall_nb, \
+        unsigned int *: shmemx_uint_alltoall_nb, \
+        unsigned long *: shmemx_ulong_alltoall_nb, \
+        unsigned long long *: shmemx_ulonglong_alltoall_nb)(__VA_ARGS__)
+
+#define shmemx_and_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        unsigned char *: shmemx_uchar_and_reduce_nb, \
+        unsigned short *: shmemx_ushort_and_reduce_nb, \
+        unsigned int *: shmemx_uint_and_reduce_nb, \
+        unsigned long *: shmemx_ulong_and_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_and_reduce_nb, \
+        int8_t *: shmemx_int8_and_reduce_nb, \
+        int16_t *: shmemx_int16_and_reduce_nb, \
+        int32_t *: shmemx_int32_and_reduce_nb, \
+        int64_t *: shmemx_int64_and_reduce_nb)(__VA_ARGS__)
+
+#define shmemx_or_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        unsigned char *: shmemx_uchar_or_reduce_nb, \
+        unsigned short *: shmemx_ushort_or_reduce_nb, \
+        unsigned int *: shmemx_uint_or_reduce_nb, \
+        unsigned long *: shmemx_ulong_or_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_or_reduce_nb, \
+        int8_t *: shmemx_int8_or_reduce_nb, \
+        int16_t *: shmemx_int16_or_reduce_nb, \
+        int32_t *: shmemx_int32_or_reduce_nb, \
+        int64_t *: shmemx_int64_or_reduce_nb)(__VA_ARGS__)
+
+#define shmemx_xor_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        unsigned char *: shmemx_uchar_xor_reduce_nb, \
+        unsigned short *: shmemx_ushort_xor_reduce_nb, \
+        unsigned int *: shmemx_uint_xor_reduce_nb, \
+        unsigned long *: shmemx_ulong_xor_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_xor_reduce_nb, \
+        int8_t *: shmemx_int8_xor_reduce_nb, \
+        int16_t *: shmemx_int16_xor_reduce_nb, \
+        int32_t *: shmemx_int32_xor_reduce_nb, \
+        int64_t *: shmemx_int64_xor_reduce_nb)(__VA_ARGS__)
+
+#define shmemx_max_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        float *: shmemx_float_max_reduce_nb, \
+        double *: shmemx_double_max_reduce_nb, \
+        long double *: shmemx_longdouble_max_reduce_nb, \
+        char *: shmemx_char_max_reduce_nb, \
+        signed char *: shmemx_schar_max_reduce_nb, \
+        short *: shmemx_short_max_reduce_nb, \
+        int *: shmemx_int_max_reduce_nb, \
+        long *: shmemx_long_max_reduce_nb, \
+        long long *: shmemx_longlong_max_reduce_nb, \
+        unsigned char *: shmemx_uchar_max_reduce_nb, \
+        unsigned short *: shmemx_ushort_max_reduce_nb, \
+        unsigned int *: shmemx_uint_max_reduce_nb, \
+        unsigned long *: shmemx_ulong_max_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_max_reduce_nb)(__VA_ARGS__)
+
+#define shmemx_min_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        float *: shmemx_float_min_reduce_nb, \
+        double *: shmemx_double_min_reduce_nb, \
+        long double *: shmemx_longdouble_min_reduce_nb, \
+        char *: shmemx_char_min_reduce_nb, \
+        signed char *: shmemx_schar_min_reduce_nb, \
+        short *: shmemx_short_min_reduce_nb, \
+        int *: shmemx_int_min_reduce_nb, \
+        long *: shmemx_long_min_reduce_nb, \
+        long long *: shmemx_longlong_min_reduce_nb, \
+        unsigned char *: shmemx_uchar_min_reduce_nb, \
+        unsigned short *: shmemx_ushort_min_reduce_nb, \
+        unsigned int *: shmemx_uint_min_reduce_nb, \
+        unsigned long *: shmemx_ulong_min_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_min_reduce_nb)(__VA_ARGS__)
+
+#if !defined(__STDC_NO_COMPLEX__)
+#define shmemx_sum_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        float *: shmemx_float_sum_reduce_nb, \
+        double *: shmemx_double_sum_reduce_nb, \
+        long double *: shmemx_longdouble_sum_reduce_nb, \
+        char *: shmemx_char_sum_reduce_nb, \
+        signed char *: shmemx_schar_sum_reduce_nb, \
+        short *: shmemx_short_sum_reduce_nb, \
+        int *: shmemx_int_sum_reduce_nb, \
+        long *: shmemx_long_sum_reduce_nb, \
+        long long *: shmemx_longlong_sum_reduce_nb, \
+        unsigned char *: shmemx_uchar_sum_reduce_nb, \
+        unsigned short *: shmemx_ushort_sum_reduce_nb, \
+        unsigned int *: shmemx_uint_sum_reduce_nb, \
+        unsigned long *: shmemx_ulong_sum_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_sum_reduce_nb, \
+        double _Complex *: shmemx_complexd_sum_reduce_nb, \
+        float _Complex *: shmemx_complexf_sum_reduce_nb)(__VA_ARGS__)
+#else
+#define shmemx_sum_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        float *: shmemx_float_sum_reduce_nb, \
+        double *: shmemx_double_sum_reduce_nb, \
+        long double *: shmemx_longdouble_sum_reduce_nb, \
+        char *: shmemx_char_sum_reduce_nb, \
+        signed char *: shmemx_schar_sum_reduce_nb, \
+        short *: shmemx_short_sum_reduce_nb, \
+        int *: shmemx_int_sum_reduce_nb, \
+        long *: shmemx_long_sum_reduce_nb, \
+        long long *: shmemx_longlong_sum_reduce_nb, \
+        unsigned char *: shmemx_uchar_sum_reduce_nb, \
+        unsigned short *: shmemx_ushort_sum_reduce_nb, \
+        unsigned int *: shmemx_uint_sum_reduce_nb, \
+        unsigned long *: shmemx_ulong_sum_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_sum_reduce_nb)(__VA_ARGS__)
+#endif
+
+#if !defined(__STDC_NO_COMPLEX__)
+#define shmemx_prod_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        float *: shmemx_float_prod_reduce_nb, \
+        double *: shmemx_double_prod_reduce_nb, \
+        long double *: shmemx_longdouble_prod_reduce_nb, \
+        char *: shmemx_char_prod_reduce_nb, \
+        signed char *: shmemx_schar_prod_reduce_nb, \
+        short *: shmemx_short_prod_reduce_nb, \
+        int *: shmemx_int_prod_reduce_nb, \
+        long *: shmemx_long_prod_reduce_nb, \
+        long long *: shmemx_longlong_prod_reduce_nb, \
+        unsigned char *: shmemx_uchar_prod_reduce_nb, \
+        unsigned short *: shmemx_ushort_prod_reduce_nb, \
+        unsigned int *: shmemx_uint_prod_reduce_nb, \
+        unsigned long *: shmemx_ulong_prod_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_prod_reduce_nb, \
+        double _Complex *: shmemx_complexd_prod_reduce_nb, \
+        float _Complex *: shmemx_complexf_prod_reduce_nb)(__VA_ARGS__)
+#else
+#define shmemx_prod_reduce_nb(...) \
+    _Generic(SHMEMI_ARG1(__VA_ARGS__), \
+        float *: shmemx_float_prod_reduce_nb, \
+        double *: shmemx_double_prod_reduce_nb, \
+        long double *: shmemx_longdouble_prod_reduce_nb, \
+        char *: shmemx_char_prod_reduce_nb, \
+        signed char *: shmemx_schar_prod_reduce_nb, \
+        short *: shmemx_short_prod_reduce_nb, \
+        int *: shmemx_int_prod_reduce_nb, \
+        long *: shmemx_long_prod_reduce_nb, \
+        long long *: shmemx_longlong_prod_reduce_nb, \
+        unsigned char *: shmemx_uchar_prod_reduce_nb, \
+        unsigned short *: shmemx_ushort_prod_reduce_nb, \
+        unsigned int *: shmemx_uint_prod_reduce_nb, \
+        unsigned long *: shmemx_ulong_prod_reduce_nb, \
+        unsigned long long *: shmemx_ulonglong_prod_reduce_nb)(__VA_ARGS__)
+#endif
+
 #endif
 
 #endif /* SHMEMX_H */

@@ -134,7 +134,7 @@ class Family:
 
     @property
     def generic_name(self):
-        return f"shmem_{self.stem}{self.suffix}"
+        return f"{self.prefix}{self.stem}{self.suffix}"
 
     def _make(self, name, ctype, dt, es, use_ctx, complex_=False):
         nb = "nelems" if es == "1" else f"shmi_nbytes(nelems, {es})"
@@ -429,6 +429,28 @@ for _op, _cls in REDUCE_OPS:
         f'shmi_as_reduce("$NAME", dest, source, nreduce, PE_start, '
         f'logPE_stride, PE_size, pWrk, pSync, $DT, SHMI_OP_{_op.upper()});',
         "coll_deprecated", status="deprecated"))
+# Nonblocking collectives (src/core/coll/nbc_post.c and
+# docs/nonblocking-collectives.md): the draft's forms, as extensions until
+# ratified.
+NB_REQ = "shmemx_req_h *request"
+FAMILIES += [
+    F("broadcast", "_nb", "RMA", "int",
+      TEAM_PUT + ", int PE_root, " + NB_REQ,
+      'return shmi_nbc_broadcast("$NAME", team, dest, source, $NB, PE_root, '
+      'request);', "coll_nb", mem=True, generic=1, status="extension",
+      prefix="shmemx_"),
+    F("alltoall", "_nb", "RMA", "int", TEAM_PUT + ", " + NB_REQ,
+      'return shmi_nbc_alltoall("$NAME", team, dest, source, $NB, request);',
+      "coll_nb", mem=True, generic=1, status="extension", prefix="shmemx_"),
+]
+for _op, _cls in REDUCE_OPS:
+    FAMILIES.append(F(
+        f"{_op}_reduce", "_nb", _cls, "int",
+        "shmem_team_t team, $T *dest, const $T *source, size_t nreduce, "
+        + NB_REQ,
+        f'return shmi_nbc_reduce("$NAME", team, dest, source, nreduce, $DT, '
+        f'SHMI_OP_{_op.upper()}, request);', "coll_nb", generic=1,
+        status="extension", prefix="shmemx_"))
 AS_TAIL = "int PE_start, int logPE_stride, int PE_size, long *pSync"
 AS_ARGS = "PE_start, logPE_stride, PE_size, pSync"
 _ASK = dict(sizes=[32, 64], status="deprecated")
@@ -766,6 +788,7 @@ AREAS = [  # (file, heading) in header order
     ("coll", "Collectives: team-based, barrier and sync"),
     ("coll_deprecated", "Active-set collectives (deprecated in 1.5)"),
     ("order", "Memory ordering, locks, cache (legacy)"),
+    ("coll_nb", "Nonblocking collectives (draft of OpenSHMEM's)"),
     ("stream", "Stream-ordered communication on device streams"),
     ("kernel", "Device-initiated communication: host side of kernels"),
 ]

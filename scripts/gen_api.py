@@ -76,7 +76,7 @@ def generic_assocs(fam, indent):
     const = param.startswith("const")
     out = []
     for t in generic_types(types_of(fam.classes)):
-        name = f"shmem_{{ctx}}{t.name}_{fam.stem}{fam.suffix}"
+        name = f"{fam.prefix}{{ctx}}{t.name}_{fam.stem}{fam.suffix}"
         kinds = [f"{t.c} *"] + ([f"const {t.c} *"] if const else [])
         for k in kinds:
             out.append((t, f"{indent}{k}: {name}"))
@@ -120,6 +120,16 @@ SHMEMX_NOTES = {
         " * that serves this PE's device heap (\"cuda\", \"hip\", \"mock\") and",
         " * *device its device ordinal; -1 with NULL and -1 where this PE has",
         " * no device heap.  Either pointer may be NULL. */"],
+    "coll_nb": [
+        "/* Nonblocking collectives (docs/nonblocking-collectives.md), the forms",
+        " * of the OpenSHMEM draft \"Nonblocking Collectives\" as extensions: each",
+        " * posts the collective on the team and returns; shmemx_req_test (0 when",
+        " * complete, 1 while in flight) or shmemx_req_wait (0) completes it and",
+        " * frees the request.  Weft progresses posted collectives on a thread",
+        " * of its own, so they finish while the program computes.  A request",
+        " * names one posted collective; SHMEMX_REQ_NULL none. */",
+        "typedef struct shmemx_req_s *shmemx_req_h;",
+        "#define SHMEMX_REQ_NULL ((shmemx_req_h)0)"],
     "stream": [
         "/* Stream-ordered communication (docs/gpu.md): a stream is the device",
         " * back end's own (cudaStream_t, hipStream_t, the mock's in-order queue)",
@@ -157,7 +167,13 @@ def gen_shmemx_h(by_file):
         if ext:
             o += SHMEMX_NOTES.get(f, []) + [r.proto() + ";" for r in ext]
             o.append("")
-    o += ["#ifdef __cplusplus", "}", "#endif", "", "#endif /* SHMEMX_H */"]
+    o += ["#ifdef __cplusplus", "}", "#endif", ""]
+    generics = [line for f, _ in AREAS
+                for line in generics_by_area(extensions=True)[f]]
+    if generics:
+        o += ["/* C11 type-generic selections of the extensions (none in "
+              "C++). */", C11_ONLY] + generics + ["#endif", ""]
+    o += ["#endif /* SHMEMX_H */"]
     return "\n".join(o) + "\n"
 
 
@@ -254,12 +270,16 @@ SPECIAL_GENERICS = {
 }
 
 
-def generics_by_area():
-    """{area: lines} of the C11 generic selections, in FAMILIES order."""
+def generics_by_area(extensions=False):
+    """{area: lines} of the C11 generic selections, in FAMILIES order: of
+    the specification's families (shmem.h), or of the extensions'
+    (shmemx.h)."""
     out = {f: [] for f, _ in AREAS}
     seen = set()
     for fam in FAMILIES:
         if fam.generic is None or not fam.classes:
+            continue
+        if (fam.status == "extension") != extensions:
             continue
         name = fam.generic_name
         if name in seen:
@@ -275,8 +295,9 @@ def generics_by_area():
         else:
             o += generic_define(fam, False)
         o.append("")
-    for f, lines in SPECIAL_GENERICS.items():
-        out[f] += lines + [""]
+    if not extensions:
+        for f, lines in SPECIAL_GENERICS.items():
+            out[f] += lines + [""]
     return out
 
 

@@ -29,6 +29,7 @@
 #include "services/dtype.h"
 #include "services/reduce_ops.h"
 #include "shmem.h"
+#include "shmemx.h"
 
 /*
  * The byte count of nelems elements of es bytes for the typed wrappers;
@@ -162,6 +163,19 @@ int shmi_team_alltoall(const char *routine, shmem_team_t team, void *dest,
 int shmi_team_alltoalls(const char *routine, shmem_team_t team, void *dest,
                         const void *src, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, size_t elem_size);
+
+/* The nonblocking collectives (src/core/coll/nbc_post.c): the checks of
+ * the blocking form, then the collective posted to the team's lane;
+ * *request names it. 0, or -1 (with *request SHMEMX_REQ_NULL) for
+ * SHMEM_TEAM_INVALID or a bad root. */
+int shmi_nbc_broadcast(const char *routine, shmem_team_t team, void *dest,
+                       const void *src, size_t nbytes, int root,
+                       shmemx_req_h *request);
+int shmi_nbc_alltoall(const char *routine, shmem_team_t team, void *dest,
+                      const void *src, size_t nbytes, shmemx_req_h *request);
+int shmi_nbc_reduce(const char *routine, shmem_team_t team, void *dest,
+                    const void *src, size_t nreduce, shmi_dtype_t dt,
+                    shmi_op_t op, shmemx_req_h *request);
 
 /* Deprecated active-set forms (PE_start, logPE_stride, PE_size, pSync). */
 void shmi_as_reduce(const char *routine, void *dest, const void *src,

@@ -81,6 +81,12 @@ void shmi_set_lock(long *lock);
 void shmi_clear_lock(long *lock);
 int shmi_test_lock(long *lock);
 
+/* Nonblocking collectives (draft of OpenSHMEM's) */
+void shmix_barrier_all_nb(shmemx_req_h *request);
+int shmix_sync_nb(shmem_team_t team, shmemx_req_h *request);
+int shmix_req_test(shmemx_req_h request);
+int shmix_req_wait(shmemx_req_h request);
+
 /* Stream-ordered communication on device streams */
 int shmix_stream_create(void **stream);
 int shmix_stream_destroy(void *stream);

@@ -14,6 +14,7 @@
 #include "core/core_decl.h"
 #include "boot/boot.h"
 #include "core/coll/coll.h"
+#include "core/coll/nbc.h"
 #include "core/coll/peer_record.h"
 #include "core/ctx.h"
 #include "core/init.h"
@@ -275,8 +276,11 @@ void shmi_start_pes(int npes)
  */
 static int finalize_seq(int at_exit)
 {
-    /* Stream-ordered work still enqueued runs to its end first: it may
-     * need the other PEs, which wait in the barrier below. */
+    /* Nonblocking collectives still in flight run to their end first, and
+     * their lanes stop (docs/nonblocking-collectives.md); then the
+     * stream-ordered work still enqueued: both may need the other PEs,
+     * which wait in the barrier below. */
+    shmi_nbc_finalize();
     shmi_stream_finalize();
     /* Requests kernels posted already are served; then the proxy stops. */
     shmi_kernel_finalize();

@@ -18,6 +18,7 @@
 #include "core/core_decl.h"
 #include "boot/boot.h"
 #include "core/coll/coll.h"
+#include "core/coll/nbc.h"
 #include "core/ctx.h"
 #include "core/init.h"
 #include "core/init_seq.h"
@@ -404,6 +405,10 @@ void shmi_team_destroy(shmem_team_t team)
                  "shmem_team_destroy: a predefined team cannot be destroyed");
         return;
     }
+    /* The team's nonblocking collectives run to their end first
+     * (docs/nonblocking-collectives.md): every member posted them before
+     * destroying the team, as for any collective on it. */
+    shmi_nbc_team_end(team);
     /* Every member finished the team's last collective: all traffic to this
      * PE in that slot has been taken, so the slot can be handed out again. */
     shmi_slots_used &= ~((uint64_t)1 << team->slot);

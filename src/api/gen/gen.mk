@@ -13,6 +13,7 @@ libweft_internal_la_SOURCES += \
 	src/api/gen/coll.c \
 	src/api/gen/coll_deprecated.c \
 	src/api/gen/order.c \
+	src/api/gen/coll_nb.c \
 	src/api/gen/stream.c \
 	src/api/gen/kernel.c
 noinst_HEADERS += src/core/core_decl.h
@@ -51,6 +52,7 @@ pshmemparts_HEADERS = \
 	include/pshmem/amo_nbi.h \
 	include/pshmem/coll.h \
 	include/pshmem/coll_deprecated.h \
+	include/pshmem/coll_nb.h \
 	include/pshmem/ctx_team.h \
 	include/pshmem/kernel.h \
 	include/pshmem/mem.h \

@@ -131,7 +131,7 @@ static void shmi_bcast_pull(struct shmem_impl_team *t, void *dest,
         size_t off;
         int seg = shmi_coll_at(src, nbytes, &off);
 
-        shmi_eng_get("shmem_broadcast", shmi_coll_context, wroot, seg, off,
+        shmi_eng_get("shmem_broadcast", shmi_coll_ctx(), wroot, seg, off,
                      dest, nbytes, 0);
         shmi_coll_flag_add(done, wroot);
         return;

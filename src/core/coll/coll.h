@@ -166,6 +166,20 @@ void shmi_coll_crowd_agree(void);
  */
 extern shmem_ctx_t shmi_coll_context;
 
+/* A lane of nonblocking collectives (nbc_lane.c) runs the same algorithms
+ * on a thread of its own, beside the program's collectives on other teams:
+ * its traffic goes through a context of its own, set here for its thread
+ * (NULL on every other thread). */
+extern _Thread_local shmem_ctx_t shmi_coll_lane_ctx;
+
+/* The context of the calling thread's collective traffic. */
+static inline shmem_ctx_t shmi_coll_ctx(void)
+{
+    shmem_ctx_t lane = shmi_coll_lane_ctx;
+
+    return lane != NULL ? lane : shmi_coll_context;
+}
+
 /* From now on the collectives' signals are delivered atomics, never
  * messages or unacknowledged words (route.h, msg and word), so that quiet
  * on shmi_coll_context covers them:

@@ -13,11 +13,15 @@ libweft_internal_la_SOURCES += \
 	src/core/coll/gather.c \
 	src/core/coll/reduce.c \
 	src/core/coll/reduce_slices.c \
+	src/core/coll/nbc_req.c \
+	src/core/coll/nbc_lane.c \
+	src/core/coll/nbc_post.c \
 	src/core/lock.c
 noinst_HEADERS += \
 	src/core/team/team.h \
 	src/core/coll/coll.h \
-	src/core/coll/peer_record.h
+	src/core/coll/peer_record.h \
+	src/core/coll/nbc.h
 # Collective benchmarks (bench/coll/): Weft and its MPI twin, compared by
 # bench/coll/compare_coll.
 noinst_PROGRAMS += bench/coll/shmem_coll

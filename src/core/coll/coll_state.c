@@ -63,6 +63,7 @@ static int shmi_coll_choice(const char *value,
 }
 
 shmem_ctx_t shmi_coll_context;
+_Thread_local shmem_ctx_t shmi_coll_lane_ctx;
 
 /* Whether the collectives' signals may travel as messages (route.h, msg):
  * until shmem_finalize's barrier (shmi_coll_msg_stop). */
@@ -169,11 +170,11 @@ void shmi_coll_flag_add(uint64_t *flag, int wpe)
      * put-with-signal of no data), else an atomic add: on the load/store
      * path a CPU atomic, with no detour through put-with-signal. */
     if (shmi_coll_by_msg && r->base == NULL && r->msg)
-        shmi_eng_put_signal(routine, shmi_coll_context, wpe, seg, off, NULL, 0,
+        shmi_eng_put_signal(routine, shmi_coll_ctx(), wpe, seg, off, NULL, 0,
                             seg, off, 1, SHMI_AMO_ADD, 0,
                             SHMI_ENG_SIGNAL_ONE_MSG);
     else
-        shmi_eng_amo(routine, shmi_coll_context, wpe, seg, off, SHMI_AMO_ADD,
+        shmi_eng_amo(routine, shmi_coll_ctx(), wpe, seg, off, SHMI_AMO_ADD,
                      SHMI_DT_UINT64, &one, NULL, NULL, 0);
 }
 
@@ -258,7 +259,7 @@ void shmi_coll_flag_take_from(uint64_t *flag, uint64_t count, int from)
     /* A fetching atomic: the subtraction is done when it returns, even when
      * atomics to this PE's own memory go through the fabric. */
     seg = shmi_eng_seg_at(routine, flag, sizeof(*flag), &off);
-    shmi_eng_amo(routine, shmi_coll_context, shmi_my_pe_fast(), seg, off,
+    shmi_eng_amo(routine, shmi_coll_ctx(), shmi_my_pe_fast(), seg, off,
                  SHMI_AMO_FETCH_ADD, SHMI_DT_UINT64, &minus, NULL, &old, 0);
 }
 
@@ -278,7 +279,7 @@ void shmi_coll_word_set(uint64_t *word, uint64_t value, int wpe)
     size_t off;
     int seg = shmi_eng_seg_at(routine, word, sizeof(*word), &off);
 
-    shmi_eng_put_word(routine, shmi_coll_context, wpe, seg, off, value,
+    shmi_eng_put_word(routine, shmi_coll_ctx(), wpe, seg, off, value,
                       shmi_coll_by_msg);
 }
 
@@ -304,7 +305,7 @@ void shmi_coll_tagged_send(shmi_coll_tagged_t *b, const void *src,
     memcpy(msg, src, nbytes);
     memset(msg + nbytes, 0, head - nbytes);
     memcpy(msg + head, &tag, sizeof(tag));
-    shmi_eng_put_tagged(routine, shmi_coll_context, wpe, seg, off, msg, span,
+    shmi_eng_put_tagged(routine, shmi_coll_ctx(), wpe, seg, off, msg, span,
                         shmi_coll_by_msg);
 }
 
@@ -343,7 +344,7 @@ void shmi_coll_put_signal(void *dest, const void *src, size_t nbytes,
     routine = shmi_coll_routine();
     seg = shmi_coll_at(dest, nbytes, &off); /* may be the program's */
     sseg = shmi_eng_seg_at(routine, flag, sizeof(*flag), &soff);
-    shmi_eng_put_signal(routine, shmi_coll_context, wpe, seg, off, src, nbytes,
+    shmi_eng_put_signal(routine, shmi_coll_ctx(), wpe, seg, off, src, nbytes,
                         sseg, soff, 1, SHMI_AMO_ADD, 0,
                         shmi_coll_by_msg ? SHMI_ENG_SIGNAL_ONE_MSG
                                          : SHMI_ENG_SIGNAL_RUNTIME);
@@ -363,12 +364,12 @@ int shmi_coll_at(const void *sym, size_t len, size_t *off)
 
 void shmi_coll_fence(void)
 {
-    shmi_eng_fence(shmi_coll_routine(), shmi_coll_context);
+    shmi_eng_fence(shmi_coll_routine(), shmi_coll_ctx());
 }
 
 void shmi_coll_quiet(void)
 {
-    shmi_eng_quiet(shmi_coll_routine(), shmi_coll_context, -1);
+    shmi_eng_quiet(shmi_coll_routine(), shmi_coll_ctx(), -1);
 }
 
 int shmi_coll_device(const void *dest, const void *src, size_t nbytes)

@@ -104,7 +104,7 @@ static void shmi_coll_iput(char *d, const char *s, ptrdiff_t dst, ptrdiff_t sst,
     int seg = shmi_coll_at(d, elem_size, &off);
 
     for (size_t k = 0; k < nelems; k++)
-        shmi_eng_put("shmem_alltoalls", shmi_coll_context, wpe, seg,
+        shmi_eng_put("shmem_alltoalls", shmi_coll_ctx(), wpe, seg,
                      off + (size_t)((ptrdiff_t)k * dstep),
                      s + (ptrdiff_t)k * sstep, elem_size, 0);
 }

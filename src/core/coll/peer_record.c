@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/coll/coll.h"
+#include "core/coll/nbc.h"
 #include "core/coll/peer_record.h"
 #include "core/dataplane.h"
 #include "core/heap/heap.h"
@@ -344,6 +345,12 @@ void shmi_coll_enter(const char *routine, struct shmem_impl_team *t)
 
     if (cur->depth++ > 0)
         return;
+    /* A blocking collective on a team is ordered after the nonblocking
+     * ones posted on it before (nbc.h): one load when there are none. */
+    if (t != NULL &&
+        __atomic_load_n(&t->nb_inflight, __ATOMIC_ACQUIRE) != 0 &&
+        !shmi_nbc_on_lane())
+        shmi_nbc_drain(routine, t);
     cur->routine = routine;
     cur->team = t;
     cur->seq = 0;

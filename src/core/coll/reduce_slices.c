@@ -56,7 +56,7 @@ static void shmi_slice_chunk(const shmi_slice_t *c, char *acc, size_t lo,
         dseg = shmi_coll_at(c->dest + at, bytes, &doff);
 
     for (int i = 1; i < n; i++)
-        shmi_eng_get("shmem_reduce", shmi_coll_context,
+        shmi_eng_get("shmem_reduce", shmi_coll_ctx(),
                      shmi_team_world_pe(c->t, (me + i) % n), sseg, soff,
                      c->tmp + (size_t)(i - 1) * stride, bytes, 1);
     shmi_coll_copy_piece(c->dev, acc, c->src + at, bytes);
@@ -65,7 +65,7 @@ static void shmi_slice_chunk(const shmi_slice_t *c, char *acc, size_t lo,
         shmi_reduce_apply(c->op, c->dt, acc, c->tmp + (size_t)(i - 1) * stride,
                           cnt);
     for (int i = 1; i < n; i++)
-        shmi_eng_put("shmem_reduce", shmi_coll_context,
+        shmi_eng_put("shmem_reduce", shmi_coll_ctx(),
                      shmi_team_world_pe(c->t, (me + i) % n), dseg, doff, acc,
                      bytes, 1);
     shmi_coll_copy_piece(c->dev, c->dest + at, acc, bytes);

@@ -60,6 +60,12 @@ struct shmem_impl_team {
                                    kept until shmem_finalize so that a later
                                    use is an error naming the routine */
     struct shmem_impl_team *dead_next; /* list of destroyed teams (team_api.c) */
+    /* The team's lane of nonblocking collectives (src/core/coll/nbc.h),
+     * NULL until one is posted on the team, and how many posted ones have
+     * not run to their end yet (atomic): a blocking collective on the team
+     * waits for them first. */
+    struct shmi_nbc_lane *nb_lane;
+    unsigned long nb_inflight;
 };
 
 extern struct shmem_impl_team shmem_impl_team_world;
