@@ -8,6 +8,7 @@ check_PROGRAMS += \
 	tests/isolation/iso_job \
 	tests/isolation/dead_pe \
 	tests/badinput/bad_input \
+	tests/badinput/bad_nb \
 	tests/badinput/lifetime
 tests_stress_stress_SOURCES = tests/stress/stress.c tests/stress/stress_rounds.c \
 	tests/stress/stress.h
@@ -18,6 +19,8 @@ tests_isolation_dead_pe_SOURCES = tests/isolation/dead_pe.c
 tests_isolation_dead_pe_LDADD = libweft.la -lpthread
 tests_badinput_bad_input_SOURCES = tests/badinput/bad_input.c
 tests_badinput_bad_input_LDADD = libweft.la
+tests_badinput_bad_nb_SOURCES = tests/badinput/bad_nb.c
+tests_badinput_bad_nb_LDADD = libweft.la
 tests_badinput_lifetime_SOURCES = tests/badinput/lifetime.c
 tests_badinput_lifetime_LDADD = libweft.la
 dist_check_SCRIPTS += tests/isolation/isolation.sh tests/isolation/dead_pe.sh \
