@@ -8,7 +8,7 @@ Outputs (committed, marked DO NOT EDIT):
                                          structs, the operation enums and
                                          the tables' declarations
          python/weft/_core/typed_gen_FAMILY.c  (rma, amo, sync, reduce,
-                                         reduce_stream) one-line wrappers over the typed
+                                         reduce_stream, reduce_nb) one-line wrappers over the typed
                                          C routines and the tables of
                                          pointers to them
 
@@ -178,6 +178,17 @@ FAMILIES = [
                         ("min", "REDUCE_MINMAX"), ("sum", "REDUCE_ARITH"),
                         ("prod", "REDUCE_ARITH"))
     ]),
+    # The nonblocking reductions of <shmemx.h> (docs/nonblocking-
+    # collectives.md), the same types and the same seven operations.
+    ("reduce_nb", "WPY_REDUCE_NB", COLL, [
+        (op, cls,
+         f"return shmemx_${{T}}_{op}_reduce_nb(a->team, a->dest, a->source, "
+         "a->nelems, a->request);")
+        for op, cls in (("and", "REDUCE_BIT"), ("or", "REDUCE_BIT"),
+                        ("xor", "REDUCE_BIT"), ("max", "REDUCE_MINMAX"),
+                        ("min", "REDUCE_MINMAX"), ("sum", "REDUCE_ARITH"),
+                        ("prod", "REDUCE_ARITH"))
+    ]),
 ]
 
 HEADER_TYPES = """\
@@ -220,6 +231,7 @@ typedef struct wpy_coll_args {
     const void *source;
     size_t nelems;     /* elements reduced */
     void *stream;      /* the stream-ordered forms: the stream */
+    shmemx_req_h *request; /* the nonblocking forms: the handle's place */
 } wpy_coll_args_t;
 typedef int (*wpy_coll_fn_t)(const wpy_coll_args_t *a);
 """

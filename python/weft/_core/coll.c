@@ -10,30 +10,17 @@
  * shmemx_*_on_stream routines.  Every check below is made on each PE from
  * its own arguments before it enters the collective, so arguments that
  * are wrong alike on every PE raise on every PE and nobody waits. */
-#include "args.h"
+#include "coll.h"
 
-/* One collective's buffers, team and stream, resolved and checked. */
-typedef struct coll_call {
-    wpy_buf_t target, source;
-    shmem_team_t team;
-    int npes;         /* PEs of the team */
-    void *stream;     /* the stream of the *_on_stream form */
-    int on_stream;    /* stream= given: the *_on_stream form (a NULL stream
-                       * is the default stream, not the host path) */
-    size_t size;      /* the size argument, or (size_t)-1 when not given */
-} coll_call_t;
-
-static void coll_release(coll_call_t *c)
+void wpy_coll_release(wpy_coll_call_t *c)
 {
     wpy_buf_release(&c->target);
     wpy_buf_release(&c->source);
 }
 
-/* Resolves target, source (both symmetric, one dtype), size, team and
- * stream (stream_obj NULL: the routine has no stream form). */
-static int coll_prepare(const char *routine, PyObject *target,
-                        PyObject *source, PyObject *size, PyObject *team,
-                        PyObject *stream_obj, coll_call_t *c)
+int wpy_coll_prepare(const char *routine, PyObject *target, PyObject *source,
+                     PyObject *size, PyObject *team, PyObject *stream_obj,
+                     wpy_coll_call_t *c)
 {
     c->target.has_view = c->source.has_view = 0;
     c->stream = NULL;
@@ -69,13 +56,12 @@ static int coll_prepare(const char *routine, PyObject *target,
         goto fail;
     return 0;
 fail:
-    coll_release(c);
+    wpy_coll_release(c);
     return -1;
 }
 
-/* ValueError: size elements (times `times`) do not fit argument `arg`. */
-static int size_error(const char *routine, size_t size, size_t times,
-                      const char *arg, size_t count)
+int wpy_coll_size_error(const char *routine, size_t size, size_t times,
+                        const char *arg, size_t count)
 {
     if (times == 1)
         PyErr_Format(PyExc_ValueError,
@@ -219,7 +205,7 @@ static PyObject *py_broadcast(PyObject *m, PyObject *const *args,
                                         "team",   "stream", NULL};
     const char *routine = "weft.broadcast";
     PyObject *slot[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
-    coll_call_t c;
+    wpy_coll_call_t c;
     size_t size, nbytes;
     long root;
     int rc;
@@ -227,7 +213,7 @@ static PyObject *py_broadcast(PyObject *m, PyObject *const *args,
     (void)m;
     if (wpy_parse(routine, args, nargs, kwnames, names, 3, slot) < 0 ||
         wpy_long_arg(slot[2], routine, "root", &root) < 0 ||
-        coll_prepare(routine, slot[0], slot[1], slot[3], slot[4], slot[5],
+        wpy_coll_prepare(routine, slot[0], slot[1], slot[3], slot[4], slot[5],
                      &c) < 0)
         return NULL;
     if (wpy_check_pe(root, c.npes, routine, "root") < 0)
@@ -237,7 +223,7 @@ static PyObject *py_broadcast(PyObject *m, PyObject *const *args,
         size = c.target.count < c.source.count ? c.target.count
                                                : c.source.count;
     else if (size > c.target.count || size > c.source.count) {
-        size_error(routine, size, 1,
+        wpy_coll_size_error(routine, size, 1,
                    size > c.target.count ? "target" : "source",
                    size > c.target.count ? c.target.count : c.source.count);
         goto fail;
@@ -253,12 +239,12 @@ static PyObject *py_broadcast(PyObject *m, PyObject *const *args,
                                 (int)root);
         Py_END_ALLOW_THREADS
     }
-    coll_release(&c);
+    wpy_coll_release(&c);
     return coll_result(routine, c.on_stream ? "shmemx_broadcastmem_on_stream"
                                          : "shmem_broadcastmem",
                        rc);
 fail:
-    coll_release(&c);
+    wpy_coll_release(&c);
     return NULL;
 }
 
@@ -276,13 +262,13 @@ static PyObject *gather_call(const char *routine, enum gather_kind kind,
                                                  "team", NULL};
     PyObject *slot[5] = {NULL, NULL, NULL, NULL, NULL};
     const char *cname;
-    coll_call_t c;
+    wpy_coll_call_t c;
     size_t size, times, nbytes;
     int rc;
 
     if (wpy_parse(routine, args, nargs, kwnames,
                   kind == G_COLLECT ? names_nostream : names, 2, slot) < 0 ||
-        coll_prepare(routine, slot[0], slot[1], slot[2], slot[3],
+        wpy_coll_prepare(routine, slot[0], slot[1], slot[2], slot[3],
                      kind == G_COLLECT ? NULL : slot[4], &c) < 0)
         return NULL;
     size = c.size;
@@ -306,12 +292,12 @@ static PyObject *gather_call(const char *routine, enum gather_kind kind,
     }
     if (kind == G_ALLTOALL ? size * times > c.source.count
                            : size > c.source.count) {
-        size_error(routine, size, kind == G_ALLTOALL ? times : 1, "source",
+        wpy_coll_size_error(routine, size, kind == G_ALLTOALL ? times : 1, "source",
                    c.source.count);
         goto fail;
     }
     if (size * times > c.target.count) {
-        size_error(routine, size, times, "target", c.target.count);
+        wpy_coll_size_error(routine, size, times, "target", c.target.count);
         goto fail;
     }
     nbytes = size * c.target.itemsize;
@@ -343,10 +329,10 @@ static PyObject *gather_call(const char *routine, enum gather_kind kind,
                                    nbytes);
         Py_END_ALLOW_THREADS
     }
-    coll_release(&c);
+    wpy_coll_release(&c);
     return coll_result(routine, cname, rc);
 fail:
-    coll_release(&c);
+    wpy_coll_release(&c);
     return NULL;
 }
 
@@ -389,7 +375,7 @@ static PyObject *py_alltoalls(PyObject *m, PyObject *const *args,
     PyObject *slot[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     long tst = 1, sst = 1;
     size_t size, tn, sn;
-    coll_call_t c;
+    wpy_coll_call_t c;
     int rc = 0;
 
     (void)m;
@@ -406,7 +392,7 @@ static PyObject *py_alltoalls(PyObject *m, PyObject *const *args,
                      routine, tst < 1 ? "tst" : "sst", tst < 1 ? tst : sst);
         return NULL;
     }
-    if (coll_prepare(routine, slot[0], slot[1], slot[4], slot[5], NULL,
+    if (wpy_coll_prepare(routine, slot[0], slot[1], slot[4], slot[5], NULL,
                      &c) < 0)
         return NULL;
     tn = strided_count(c.target.count, tst);
@@ -425,7 +411,7 @@ static PyObject *py_alltoalls(PyObject *m, PyObject *const *args,
         size = least / (size_t)c.npes;
     }
     if (size * (size_t)c.npes > tn || size * (size_t)c.npes > sn) {
-        size_error(routine, size, (size_t)c.npes,
+        wpy_coll_size_error(routine, size, (size_t)c.npes,
                    size * (size_t)c.npes > tn ? "target" : "source",
                    size * (size_t)c.npes > tn ? tn : sn);
         goto fail;
@@ -452,17 +438,17 @@ static PyObject *py_alltoalls(PyObject *m, PyObject *const *args,
     case 16: rc = shmem_longdouble_alltoalls(c.team, (long double *)c.target.addr, (const long double *)c.source.addr, tst, sst, size); break;
     }
     Py_END_ALLOW_THREADS
-    coll_release(&c);
+    wpy_coll_release(&c);
     return coll_result(routine, "shmem_alltoalls", rc);
 fail:
-    coll_release(&c);
+    wpy_coll_release(&c);
     return NULL;
 }
 
 /* ---- Reductions and scans ----------------------------------------------------- */
 
 /* The operators, in the order of WPY_REDUCE_AND ... WPY_REDUCE_PROD. */
-static const char *const op_names[] = {"and", "or",  "xor",  "max",
+const char *const wpy_reduce_op_names[] = {"and", "or",  "xor",  "max",
                                        "min", "sum", "prod", NULL};
 static const char *const op_cnames[] = {
     "shmem_and_reduce", "shmem_or_reduce",  "shmem_xor_reduce",
@@ -476,11 +462,11 @@ static PyObject *reduce_run(const char *routine, const char *cname, int op,
 {
     wpy_coll_args_t a;
     wpy_coll_fn_t fn;
-    coll_call_t c;
+    wpy_coll_call_t c;
     size_t size;
     int rc, t;
 
-    if (coll_prepare(routine, slot[0], slot[1], slot[2], slot[3], slot[4],
+    if (wpy_coll_prepare(routine, slot[0], slot[1], slot[2], slot[3], slot[4],
                      &c) < 0)
         return NULL;
     fn = c.on_stream ? wpy_reduce_stream_table[c.target.type][op]
@@ -499,7 +485,7 @@ static PyObject *reduce_run(const char *routine, const char *cname, int op,
         size = c.target.count < c.source.count ? c.target.count
                                                : c.source.count;
     else if (size > c.target.count || size > c.source.count) {
-        size_error(routine, size, 1,
+        wpy_coll_size_error(routine, size, 1,
                    size > c.target.count ? "target" : "source",
                    size > c.target.count ? c.target.count : c.source.count);
         goto fail;
@@ -516,10 +502,10 @@ static PyObject *reduce_run(const char *routine, const char *cname, int op,
         rc = fn(&a);
         Py_END_ALLOW_THREADS
     }
-    coll_release(&c);
+    wpy_coll_release(&c);
     return coll_result(routine, cname, rc);
 fail:
-    coll_release(&c);
+    wpy_coll_release(&c);
     return NULL;
 }
 
@@ -537,7 +523,7 @@ static PyObject *py_reduce(PyObject *m, PyObject *const *args,
     (void)m;
     if (wpy_parse(routine, args, nargs, kwnames, names, 2, slot) < 0 ||
         (wpy_given(slot[2]) &&
-         wpy_name_arg(slot[2], routine, "op", op_names,
+         wpy_name_arg(slot[2], routine, "op", wpy_reduce_op_names,
                       "a reduction operator (OP_AND, OP_OR, OP_XOR, OP_MAX, "
                       "OP_MIN, OP_SUM, OP_PROD)",
                       &op) < 0))
@@ -578,7 +564,7 @@ static PyObject *scan_call(const char *routine, int exclusive,
 
     if (wpy_parse(routine, args, nargs, kwnames, names, 2, slot) < 0 ||
         (wpy_given(slot[2]) &&
-         wpy_name_arg(slot[2], routine, "op", op_names,
+         wpy_name_arg(slot[2], routine, "op", wpy_reduce_op_names,
                       "a reduction operator", &op) < 0))
         return NULL;
     if (op != WPY_REDUCE_SUM) {

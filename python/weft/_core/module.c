@@ -9,7 +9,8 @@ wpy_state_t wpy_state;
 static PyMethodDef *const area_methods[] = {
     wpy_setup_methods, wpy_block_methods, wpy_rma_methods,
     wpy_amo_methods,   wpy_signal_methods, wpy_sync_methods,
-    wpy_order_methods, wpy_coll_methods,  wpy_team_methods,
+    wpy_order_methods, wpy_coll_methods,  wpy_coll_nb_methods,
+    wpy_team_methods,
     wpy_ctx_methods,   wpy_lock_methods,  wpy_device_methods,
     wpy_stream_methods,
 };
@@ -89,7 +90,7 @@ PyMODINIT_FUNC PyInit__core(void)
         goto fail;
     if (wpy_block_add_types(m) < 0 || wpy_team_add_types(m) < 0 ||
         wpy_ctx_add_types(m) < 0 || wpy_device_add_types(m) < 0 ||
-        wpy_lock_add_types(m) < 0)
+        wpy_lock_add_types(m) < 0 || wpy_coll_nb_add_types(m) < 0)
         goto fail;
     return m;
 fail:

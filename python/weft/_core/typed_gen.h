@@ -63,6 +63,7 @@ typedef struct wpy_coll_args {
     const void *source;
     size_t nelems;     /* elements reduced */
     void *stream;      /* the stream-ordered forms: the stream */
+    shmemx_req_h *request; /* the nonblocking forms: the handle's place */
 } wpy_coll_args_t;
 typedef int (*wpy_coll_fn_t)(const wpy_coll_args_t *a);
 
@@ -159,5 +160,20 @@ enum {
 /* The operations' names, as in shmem_TYPENAME_NAME. */
 extern const char *const wpy_reduce_stream_names[WPY_REDUCE_STREAM_NOPS];
 extern const wpy_coll_fn_t wpy_reduce_stream_table[WPY_NTYPES][WPY_REDUCE_STREAM_NOPS];
+
+/* ---- reduce_nb ---- */
+enum {
+    WPY_REDUCE_NB_AND, /* and */
+    WPY_REDUCE_NB_OR, /* or */
+    WPY_REDUCE_NB_XOR, /* xor */
+    WPY_REDUCE_NB_MAX, /* max */
+    WPY_REDUCE_NB_MIN, /* min */
+    WPY_REDUCE_NB_SUM, /* sum */
+    WPY_REDUCE_NB_PROD, /* prod */
+    WPY_REDUCE_NB_NOPS
+};
+/* The operations' names, as in shmem_TYPENAME_NAME. */
+extern const char *const wpy_reduce_nb_names[WPY_REDUCE_NB_NOPS];
+extern const wpy_coll_fn_t wpy_reduce_nb_table[WPY_NTYPES][WPY_REDUCE_NB_NOPS];
 
 #endif

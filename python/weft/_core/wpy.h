@@ -145,6 +145,7 @@ extern PyMethodDef wpy_signal_methods[];
 extern PyMethodDef wpy_sync_methods[];
 extern PyMethodDef wpy_order_methods[];
 extern PyMethodDef wpy_coll_methods[];
+extern PyMethodDef wpy_coll_nb_methods[];
 extern PyMethodDef wpy_team_methods[];
 extern PyMethodDef wpy_ctx_methods[];
 extern PyMethodDef wpy_lock_methods[];
@@ -155,6 +156,7 @@ extern PyMethodDef wpy_stream_methods[];
 int wpy_block_add_types(PyObject *module);
 int wpy_team_add_types(PyObject *module);
 int wpy_ctx_add_types(PyObject *module);
+int wpy_coll_nb_add_types(PyObject *module);
 int wpy_device_add_types(PyObject *module);
 
 /* ---- Device back end and stream-ordered buffers (device.c, stream.c) ---- */
