@@ -45,6 +45,10 @@ static int helper_run_posted(shmi_helper_t *h)
     if (__atomic_load_n(&h->queued, __ATOMIC_ACQUIRE) == 0)
         return 0;
     pthread_mutex_lock(&h->lock);
+    if (h->running || !h->head) { /* another thread took one to run */
+        pthread_mutex_unlock(&h->lock);
+        return 0;
+    }
     it = h->head;
     h->head = it->next;
     if (!h->head)
@@ -101,7 +105,8 @@ static void helper_wait(shmi_helper_t *h, shmi_backoff_t *b)
 {
     if (!h->c.serve) {
         pthread_mutex_lock(&h->lock);
-        while (!h->head && !(h->stopping && h->pending == 0))
+        while ((!h->head || h->running) &&
+               !(h->stopping && h->pending == 0))
             pthread_cond_wait(&h->posted, &h->lock);
         pthread_mutex_unlock(&h->lock);
     } else if (h->c.nap_after &&
@@ -255,4 +260,32 @@ void shmi_helper_stop(shmi_helper_t *h)
     pthread_cond_destroy(&h->posted);
     pthread_cond_destroy(&h->ended);
     free(h);
+}
+
+shmi_helper_item_t *shmi_helper_take(shmi_helper_t *h)
+{
+    shmi_helper_item_t *it = NULL;
+
+    if (__atomic_load_n(&h->queued, __ATOMIC_ACQUIRE) == 0)
+        return NULL;
+    pthread_mutex_lock(&h->lock);
+    if (!h->running && h->head && !(h->head->flags & SHMI_HELPER_WAIT)) {
+        it = h->head;
+        h->head = it->next;
+        if (!h->head)
+            h->tail = NULL;
+        __atomic_store_n(&h->queued, h->queued - 1, __ATOMIC_RELAXED);
+        h->running = it->what;
+    }
+    pthread_mutex_unlock(&h->lock);
+    return it;
+}
+
+void shmi_helper_ran(shmi_helper_t *h)
+{
+    pthread_mutex_lock(&h->lock);
+    h->running = NULL;
+    h->pending--;
+    pthread_cond_signal(&h->posted); /* the next item, or a stopping end */
+    pthread_mutex_unlock(&h->lock);
 }

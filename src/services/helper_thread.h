@@ -98,6 +98,16 @@ int shmi_helper_post(shmi_helper_t *h, shmi_helper_item_t *it,
 int shmi_helper_promise(shmi_helper_t *h, const char *what);
 void shmi_helper_unpromise(shmi_helper_t *h);
 
+/* Takes the next posted item for the calling thread to run itself, where
+ * the helper runs none now and it is not waited for (SHMI_HELPER_WAIT):
+ * the caller runs it (it->run(client arg, it)) and then calls
+ * shmi_helper_ran. Items still run one at a time and in post order,
+ * whoever runs them. NULL when there is none to take. For a client whose
+ * poster may wait for its own items (a nonblocking collective's wait
+ * runs it rather than wait for the helper to wake). */
+shmi_helper_item_t *shmi_helper_take(shmi_helper_t *h);
+void shmi_helper_ran(shmi_helper_t *h);
+
 /* Items promised, posted or running and not yet ended; *running (if not
  * NULL) is what the item running now said it was, or NULL. */
 unsigned long shmi_helper_pending(shmi_helper_t *h, const char **running);

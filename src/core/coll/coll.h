@@ -169,8 +169,13 @@ extern shmem_ctx_t shmi_coll_context;
 /* A lane of nonblocking collectives (nbc_lane.c) runs the same algorithms
  * on a thread of its own, beside the program's collectives on other teams:
  * its traffic goes through a context of its own, set here for its thread
- * (NULL on every other thread). */
-extern _Thread_local shmem_ctx_t shmi_coll_lane_ctx;
+ * (NULL on every other thread). Initial-exec: one load from the thread
+ * pointer, where the general model's call to __tls_get_addr added 40
+ * instructions to every barrier (bench/coll/instr-count.sh); 8 bytes of
+ * the static TLS that a library loaded later (a Python import) finds
+ * reserved. */
+extern _Thread_local shmem_ctx_t shmi_coll_lane_ctx
+    __attribute__((tls_model("initial-exec")));
 
 /* The context of the calling thread's collective traffic. */
 static inline shmem_ctx_t shmi_coll_ctx(void)

@@ -31,8 +31,14 @@ bench_coll_shmem_coll_LDADD = libweft.la
 noinst_PROGRAMS += bench/coll/coll_instr
 bench_coll_coll_instr_SOURCES = bench/coll/coll_instr.c
 bench_coll_coll_instr_LDADD = libweft.la
+# bench/coll/nbc-overlap: the nonblocking collectives' overlap with
+# computation, against MPI's (bench/coll/mpi_nbc.c, built by the script)
+noinst_PROGRAMS += bench/coll/shmem_nbc
+bench_coll_shmem_nbc_SOURCES = bench/coll/shmem_nbc.c bench/coll/nbc_overlap.h
+bench_coll_shmem_nbc_LDADD = libweft.la
 dist_noinst_SCRIPTS += bench/coll/compare_coll bench/coll/instr-count.sh \
-	bench/coll/compare-builds.sh
+	bench/coll/compare-builds.sh bench/coll/nbc-overlap
+EXTRA_DIST += bench/coll/mpi_nbc.c
 if HAVE_MPICC
 noinst_PROGRAMS += bench/coll/mpi_coll
 bench_coll_mpi_coll_SOURCES = bench/coll/mpi_coll.c

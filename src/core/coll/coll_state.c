@@ -63,7 +63,8 @@ static int shmi_coll_choice(const char *value,
 }
 
 shmem_ctx_t shmi_coll_context;
-_Thread_local shmem_ctx_t shmi_coll_lane_ctx;
+_Thread_local shmem_ctx_t shmi_coll_lane_ctx
+    __attribute__((tls_model("initial-exec")));
 
 /* Whether the collectives' signals may travel as messages (route.h, msg):
  * until shmem_finalize's barrier (shmi_coll_msg_stop). */

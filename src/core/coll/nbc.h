@@ -76,8 +76,12 @@ int shmi_nbc_req_finalize(void);
 /* Posts r (filled, checked) to its team's lane, making the lane on the
  * team's first post. */
 void shmi_nbc_post(shmi_nbc_req_t *r);
-/* 1 on a lane's thread. */
+/* 1 on a lane's thread, or while a thread runs a posted collective. */
 int shmi_nbc_on_lane(void);
+/* Runs t's next posted collective on the calling thread where the lane
+ * has not begun it (a wait that would otherwise wait for the lane to wake
+ * and run it): 1 if it ran one, else 0. In post order, one at a time. */
+int shmi_nbc_run_next(struct shmem_impl_team *t);
 /* Waits until t's lane has run everything posted on t (routine: the
  * blocking collective that waits, for the watchdog's words). */
 void shmi_nbc_drain(const char *routine, struct shmem_impl_team *t);

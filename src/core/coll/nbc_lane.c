@@ -15,9 +15,11 @@
  * idle (services/helper_thread.h: a helper without a ring sleeps on a
  * condition variable).
  */
+#define _GNU_SOURCE /* SCHED_BATCH */
 #include "config.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -48,17 +50,12 @@ int shmi_nbc_on_lane(void)
     return on_lane;
 }
 
-/* On the lane's thread (the helper's item hook). */
-static void lane_run(void *arg, shmi_helper_item_t *item)
+/* Runs r on the calling thread: the lane's, or a thread that took it
+ * (shmi_nbc_run_next). */
+static void run_req(shmi_nbc_req_t *r)
 {
-    struct shmi_nbc_lane *l = arg;
-    shmi_nbc_req_t *r = (shmi_nbc_req_t *)item; /* item is its first member */
     struct shmem_impl_team *t = r->team;
 
-    if (!on_lane) {
-        on_lane = 1;
-        shmi_coll_lane_ctx = l->ctx;
-    }
     shmi_coll_enter(r->routine, t);
     switch (r->kind) {
     case SHMI_NBC_SYNC:
@@ -77,6 +74,47 @@ static void lane_run(void *arg, shmi_helper_item_t *item)
     shmi_coll_leave();
     shmi_nbc_req_done(r);
     __atomic_sub_fetch(&t->nb_inflight, 1, __ATOMIC_RELEASE);
+}
+
+/* On the lane's thread (the helper's item hook). */
+static void lane_run(void *arg, shmi_helper_item_t *item)
+{
+    struct shmi_nbc_lane *l = arg;
+
+    if (!on_lane) {
+        on_lane = 1;
+        shmi_coll_lane_ctx = l->ctx;
+        /* SCHED_BATCH: woken by a post, the lane does not preempt the
+         * program on its core. Without it the lane took the core at every
+         * post on 2 pinned PEs (a 4 us broadcast of 8 bytes instead of
+         * 0.8); with it a wait right after the post runs the collective
+         * itself (shmi_nbc_run_next) and a computing program keeps its
+         * core until the scheduler's next turn. Best effort: a refusal
+         * leaves the thread as it was. */
+        {
+            struct sched_param sp = {0};
+
+            (void)sched_setscheduler(0, SCHED_BATCH, &sp);
+        }
+    }
+    run_req((shmi_nbc_req_t *)item); /* item is its first member */
+}
+
+int shmi_nbc_run_next(struct shmem_impl_team *t)
+{
+    struct shmi_nbc_lane *l = t->nb_lane;
+    shmi_helper_item_t *it;
+
+    if (l == NULL || on_lane || (it = shmi_helper_take(l->thread)) == NULL)
+        return 0;
+    /* The program's thread, with the program's collectives' context (the
+     * lane's is the lane thread's alone); on_lane keeps shmi_coll_enter
+     * from waiting for the collective it runs. */
+    on_lane = 1;
+    run_req((shmi_nbc_req_t *)it);
+    on_lane = 0;
+    shmi_helper_ran(l->thread);
+    return 1;
 }
 
 /* On the lane's thread, last: its context goes with it. */
@@ -168,6 +206,10 @@ void shmi_nbc_drain(const char *routine, struct shmem_impl_team *t)
 
     shmi_backoff_init(&b);
     while (__atomic_load_n(&t->nb_inflight, __ATOMIC_ACQUIRE) != 0) {
+        if (shmi_nbc_run_next(t)) {
+            shmi_backoff_init(&b);
+            continue;
+        }
         shmi_watchdog_check(&b, drain_say, &d);
         shmi_backoff_wait(&b);
     }

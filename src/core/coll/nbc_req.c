@@ -212,6 +212,13 @@ int shmix_req_wait(shmemx_req_h request)
     gen = r->gen;
     shmi_backoff_init(&b);
     while (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != SHMI_NBC_DONE) {
+        /* Where the lane has not begun them, this thread runs the
+         * collectives up to this one itself: a wait right after the post
+         * costs what the blocking form costs, not a thread's wake-up. */
+        if (shmi_nbc_run_next(r->team)) {
+            shmi_backoff_init(&b);
+            continue;
+        }
         shmi_watchdog_check(&b, wait_say, r);
         shmi_backoff_wait(&b);
     }
