@@ -56,13 +56,30 @@ cp /bin/sleep "$work/$pe_name" && chmod 755 "$work/$pe_name" || exit 1
 mkdir -m 777 "$work/tmp"
 export TMPDIR=$work/tmp
 
+# The live processes (not zombies) among the pids given: a zombie is dead,
+# and one whose parent died waits for init to reap it, which on a loaded
+# machine can take a while after oshrun has ended.
+live_of() {
+    local pid stat out=""
+    for pid in "$@"; do
+        stat=$(ps -o stat= -p "$pid" 2>/dev/null) || continue
+        case "$stat" in Z*) ;; *) out="$out $pid" ;; esac
+    done
+    echo "$out"
+}
+
 # Nothing of the job may be left: no process named pe_name (or, for
 # nproc, none of the second user) and no oshrun directory in TMPDIR.
+# Processes get 2 s to go (a killed PE's children end asynchronously).
 check_clean() {
-    local left
-    sleep 0.2
-    left=$(pgrep -x "$pe_name")
-    [ -n "$user" ] && left="$left $(pgrep -u "$user")"
+    local left tries=0
+    while :; do
+        sleep 0.2
+        left=$(pgrep -x "$pe_name")
+        [ -n "$user" ] && left="$left $(pgrep -u "$user")"
+        left=$(live_of $left)
+        [ -z "${left// /}" ] || [ $((tries += 1)) -ge 10 ] && break
+    done
     if [ -n "${left// /}" ]; then
         ps -o pid,user,args -p "$(echo $left | tr ' ' ',')" 2>/dev/null
         fail "$1: processes of the job are left: $left"
