@@ -178,8 +178,8 @@ FAMILIES = [
                         ("min", "REDUCE_MINMAX"), ("sum", "REDUCE_ARITH"),
                         ("prod", "REDUCE_ARITH"))
     ]),
-    # The nonblocking reductions of <shmemx.h> (docs/nonblocking-
-    # collectives.md), the same types and the same seven operations.
+    # The nonblocking reductions of <shmemx.h>, the same types and the
+    # same seven operations (docs/nonblocking-collectives.md).
     ("reduce_nb", "WPY_REDUCE_NB", COLL, [
         (op, cls,
          f"return shmemx_${{T}}_{op}_reduce_nb(a->team, a->dest, a->source, "
