@@ -17,6 +17,8 @@ import re
 import sys
 from string import Template
 
+from api_model_nb import nb_families
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # ---------------------------------------------------------------------------
@@ -429,28 +431,7 @@ for _op, _cls in REDUCE_OPS:
         f'shmi_as_reduce("$NAME", dest, source, nreduce, PE_start, '
         f'logPE_stride, PE_size, pWrk, pSync, $DT, SHMI_OP_{_op.upper()});',
         "coll_deprecated", status="deprecated"))
-# Nonblocking collectives (src/core/coll/nbc_post.c and
-# docs/nonblocking-collectives.md): the draft's forms, as extensions until
-# ratified.
-NB_REQ = "shmemx_req_h *request"
-FAMILIES += [
-    F("broadcast", "_nb", "RMA", "int",
-      TEAM_PUT + ", int PE_root, " + NB_REQ,
-      'return shmi_nbc_broadcast("$NAME", team, dest, source, $NB, PE_root, '
-      'request);', "coll_nb", mem=True, generic=1, status="extension",
-      prefix="shmemx_"),
-    F("alltoall", "_nb", "RMA", "int", TEAM_PUT + ", " + NB_REQ,
-      'return shmi_nbc_alltoall("$NAME", team, dest, source, $NB, request);',
-      "coll_nb", mem=True, generic=1, status="extension", prefix="shmemx_"),
-]
-for _op, _cls in REDUCE_OPS:
-    FAMILIES.append(F(
-        f"{_op}_reduce", "_nb", _cls, "int",
-        "shmem_team_t team, $T *dest, const $T *source, size_t nreduce, "
-        + NB_REQ,
-        f'return shmi_nbc_reduce("$NAME", team, dest, source, nreduce, $DT, '
-        f'SHMI_OP_{_op.upper()}, request);', "coll_nb", generic=1,
-        status="extension", prefix="shmemx_"))
+FAMILIES += nb_families(F, TEAM_PUT, REDUCE_OPS)  # scripts/api_model_nb.py
 AS_TAIL = "int PE_start, int logPE_stride, int PE_size, long *pSync"
 AS_ARGS = "PE_start, logPE_stride, PE_size, pSync"
 _ASK = dict(sizes=[32, 64], status="deprecated")

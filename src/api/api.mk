@@ -28,6 +28,7 @@ shmemdevice_HEADERS = \
 EXTRA_DIST += \
 	scripts/gen_api.py \
 	scripts/api_model.py \
+	scripts/api_model_nb.py \
 	scripts/types.tsv \
 	scripts/routines.tsv \
 	docs/api-core.md \
