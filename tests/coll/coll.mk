@@ -9,7 +9,8 @@ check_PROGRAMS += \
 	tests/coll/coll_stuck \
 	tests/coll/coll_reduce_large \
 	tests/coll/coll_reduce_rounds \
-	tests/coll/coll_nb
+	tests/coll/coll_nb \
+	tests/coll/coll_nb_threads
 tests_coll_coll_barrier_SOURCES = tests/coll/coll_barrier.c tests/common/check.h tests/common/check_pes.h
 tests_coll_coll_barrier_LDADD = libweft.la
 tests_coll_coll_teams_SOURCES = tests/coll/coll_teams.c tests/common/check.h tests/common/check_pes.h
@@ -30,5 +31,7 @@ tests_coll_coll_reduce_rounds_SOURCES = tests/coll/coll_reduce_rounds.c tests/co
 tests_coll_coll_reduce_rounds_LDADD = libweft.la -lpthread
 tests_coll_coll_nb_SOURCES = tests/coll/coll_nb.c tests/common/check.h tests/common/check_pes.h
 tests_coll_coll_nb_LDADD = libweft.la
+tests_coll_coll_nb_threads_SOURCES = tests/coll/coll_nb_threads.c tests/common/check.h tests/common/check_pes.h
+tests_coll_coll_nb_threads_LDADD = libweft.la -lpthread
 EXTRA_DIST += tests/coll/coll.cases tests/coll/hang.cases tests/coll/small_segments.sh \
 	tests/coll/watchdog.cases tests/coll/watchdog.sh
