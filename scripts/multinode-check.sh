@@ -179,7 +179,8 @@ rx_bytes() {
 t_start=$EPOCHREALTIME
 for p in tests/multinode/coherence tests/multinode/mn_paths tests/launch/shmem_hello \
     tests/dataplane/dp_rma tests/dataplane/dp_amo tests/coll/coll_data \
-    tests/coll/coll_reduce tests/coll/coll_hang tests/gpu/kernel_ops prk/stencil_shmem prk/stencil_mpi; do
+    tests/coll/coll_reduce tests/coll/coll_hang tests/coll/coll_nb tests/coll/coll_nb_threads \
+    tests/gpu/kernel_ops prk/stencil_shmem prk/stencil_mpi; do
     stage "$p" 2>/dev/null || echo "note: $p is not built; its step is skipped"
 done
 cp -L "$B"/.libs/libweft.so* "$W/bin/" 2>/dev/null
@@ -234,6 +235,15 @@ if [ "$quick" = 0 ]; then
         step kernel_ops_2x2 300 ck_passed env GT_KERNEL_THREADS=8 SHMEM_DEVICE_BACKEND=mock $SRUN2 "$bin/kernel_ops"
     have coll_reduce coll_reduce_3x2 && [ "$NODES" -ge 3 ] &&
         step coll_reduce_3x2 120 ck_passed $SRUN3 "$bin/coll_reduce"
+    # Nonblocking collectives (docs/nonblocking-collectives.md) over both
+    # paths in one job, as the blocking ones above.
+    have coll_nb coll_nb_2x2 && step coll_nb_2x2 120 ck_passed $SRUN2 "$bin/coll_nb"
+    have coll_nb coll_nb_3x2 && [ "$NODES" -ge 3 ] &&
+        step coll_nb_3x2 180 ck_passed $SRUN3 "$bin/coll_nb"
+    # Posted by one thread, completed by another: the program asks for
+    # SHMEM_THREAD_MULTIPLE itself and needs no setting (tests/coll/coll.cases).
+    have coll_nb_threads coll_nb_threads_2x2 &&
+        step coll_nb_threads_2x2 120 ck_passed $SRUN2 "$bin/coll_nb_threads"
     # PRK stencil: SHMEM form, Open MPI twin (PMIx under srun), MPICH twin
     # (Debian's MPICH speaks PMI-1/2, which Slurm's pmi2 plugin serves).
     have stencil_shmem prk_stencil_shmem && step prk_stencil_shmem 120 ck_prk $SRUN2 "$bin/stencil_shmem" 20 1000

@@ -6,4 +6,5 @@ bench_scale_scale_shmem_SOURCES = bench/scale/scale_shmem.c
 bench_scale_scale_shmem_LDADD = libweft.la
 noinst_HEADERS += bench/scale/scale_probe.h
 dist_noinst_SCRIPTS += bench/scale/scale
-EXTRA_DIST += bench/scale/scale_mpi.c bench/scale/README.md tests/stress/scale_quick.sh
+EXTRA_DIST += bench/scale/scale_mpi.c bench/scale/README.md tests/stress/scale_quick.sh \
+	bench/simnodes.py

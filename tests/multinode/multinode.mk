@@ -18,7 +18,8 @@ MULTINODE_DEPS = tests/multinode/coherence$(EXEEXT) \
 	tests/launch/shmem_hello$(EXEEXT) \
 	tests/dataplane/dp_rma$(EXEEXT) tests/dataplane/dp_amo$(EXEEXT) \
 	tests/coll/coll_data$(EXEEXT) tests/coll/coll_reduce$(EXEEXT) \
-	tests/coll/coll_hang$(EXEEXT) \
+	tests/coll/coll_hang$(EXEEXT) tests/coll/coll_nb$(EXEEXT) \
+	tests/coll/coll_nb_threads$(EXEEXT) \
 	prk/stencil_shmem$(EXEEXT)
 if HAVE_MPICC
 MULTINODE_DEPS += prk/stencil_mpi$(EXEEXT)
