@@ -19,6 +19,12 @@ stencil) cases=("2|0 50|iterations" "2|-3 50|iterations" "2|10 4|radius"
                 "6|10 5|narrower" "2|10|usage" "2|10 x5|grid size") ;;
 transpose) cases=("2|0 64|iterations" "4|5 10|multiple" "3|5 2|multiple"
                   "2|5 64 abc|tile" "2|5|usage") ;;
+transpose_pipe) cases=("2|0 64 4 nb|iterations" "4|5 10 2 nb|multiple"
+                       "2|5 64 0 nb|slices" "2|5 64 33 nb|slices"
+                       "2|5 64 4 maybe|mode" "2|5 64 4|usage"
+                       "2|5 64 4 nb abc|tile") ;;
+cg) cases=("2|0 48 nb|iterations" "2|10 x5 nb|grid size" "4|10 50 nb|multiple"
+           "3|5 2 blocking|multiple" "2|10 48 fast|mode" "2|10 48|usage") ;;
 p2p) cases=("2|0 64 64|iterations" "2|5 2 10|exceed" "4|5 3 10|exceed"
             "2|5 abc 10|dimensions" "2|5 10 0|dimensions" "2|5 10|usage"
             "2|3 10 1|checksum") ;;
