@@ -32,12 +32,15 @@ noinst_PROGRAMS += bench/coll/coll_instr
 bench_coll_coll_instr_SOURCES = bench/coll/coll_instr.c
 bench_coll_coll_instr_LDADD = libweft.la
 # bench/coll/nbc-overlap: the nonblocking collectives' overlap with
-# computation, against MPI's (bench/coll/mpi_nbc.c, built by the script)
+# computation, against MPI's (bench/coll/mpi_nbc.c, built by the script);
+# bench/coll/nbc-usecases: their use cases (prk/transpose_pipe_*, prk/cg_*)
+# against their blocking forms and MPI's
 noinst_PROGRAMS += bench/coll/shmem_nbc
 bench_coll_shmem_nbc_SOURCES = bench/coll/shmem_nbc.c bench/coll/nbc_overlap.h
 bench_coll_shmem_nbc_LDADD = libweft.la
 dist_noinst_SCRIPTS += bench/coll/compare_coll bench/coll/instr-count.sh \
-	bench/coll/compare-builds.sh bench/coll/nbc-overlap
+	bench/coll/compare-builds.sh bench/coll/nbc-overlap \
+	bench/coll/nbc-usecases
 EXTRA_DIST += bench/coll/mpi_nbc.c
 if HAVE_MPICC
 noinst_PROGRAMS += bench/coll/mpi_coll
