@@ -3,8 +3,8 @@
  * slice is exchanged with shmem_double_alltoall (blocking mode) or
  * shmemx_double_alltoall_nb completed by shmemx_req_wait (nonblocking
  * mode) on SHMEM_TEAM_WORLD; the schedule is transpose_pipe.c's. The
- * nonblocking alltoalls run on the team's lane (docs/nonblocking-
- * collectives.md) while the PE packs and adds.
+ * nonblocking alltoalls run on the team's lane
+ * (docs/nonblocking-collectives.md) while the PE packs and adds.
  */
 #include <shmem.h>
 #include <shmemx.h>
