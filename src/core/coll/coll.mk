@@ -41,6 +41,10 @@ bench_coll_shmem_nbc_LDADD = libweft.la
 dist_noinst_SCRIPTS += bench/coll/compare_coll bench/coll/instr-count.sh \
 	bench/coll/compare-builds.sh bench/coll/nbc-overlap \
 	bench/coll/nbc-usecases
+# What their test cases (tests/stress/stress.cases,
+# tests/multinode/multinode.cases) leave in the build tree.
+CLEANFILES += tests/nbc-overlap.csv tests/nbc-usecases.csv \
+	tests/nbc-overlap-nodes.csv
 EXTRA_DIST += bench/coll/mpi_nbc.c
 if HAVE_MPICC
 noinst_PROGRAMS += bench/coll/mpi_coll
