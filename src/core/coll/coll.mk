@@ -45,7 +45,7 @@ dist_noinst_SCRIPTS += bench/coll/compare_coll bench/coll/instr-count.sh \
 # tests/multinode/multinode.cases) leave in the build tree.
 CLEANFILES += tests/nbc-overlap.csv tests/nbc-usecases.csv \
 	tests/nbc-overlap-nodes.csv
-EXTRA_DIST += bench/coll/mpi_nbc.c
+EXTRA_DIST += bench/coll/mpi_nbc.c bench/node_launch.py
 if HAVE_MPICC
 noinst_PROGRAMS += bench/coll/mpi_coll
 bench_coll_mpi_coll_SOURCES = bench/coll/mpi_coll.c
